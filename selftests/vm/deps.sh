@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install everything zsplice needs to build, test and benchmark on Debian
+# bookworm.  Idempotent: when everything is present it only resolves the
+# kernel version and exits.  Run as root.
+#
+# Usage: selftests/vm/deps.sh [--check]
+#   --check   report what is missing and exit 1 if anything is, install nothing
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=selftests/vm/kver.sh
+. "$here/kver.sh"
+
+base_pkgs="build-essential bc kmod cpio xz-utils zstd qemu-system-x86
+	busybox-static stress-ng fio liburing-dev libkmod-dev pkg-config
+	gnuplot-nox trinity dkms sparse e2fsprogs iproute2 perl python3"
+
+missing_pkgs() {
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+check_only=0
+[ "${1:-}" = "--check" ] && check_only=1
+
+# Kernel packages: an installed 6.12 Debian kernel with headers and
+# /boot/vmlinuz is enough; otherwise resolve the newest from apt.
+kver=$(zs_installed_kver || true)
+# shellcheck disable=SC2086
+need=$(missing_pkgs $base_pkgs linux-source-6.12)
+if [ -z "$need" ] && [ -n "$kver" ] && [ -d /usr/src/linux-source-6.12 ] &&
+   [ -f "$(zs_src_tree)/tools/testing/selftests/kselftest_harness.h" ]; then
+	exit 0
+fi
+if [ "$check_only" = 1 ]; then
+	echo "deps: missing: ${need:-} ${kver:+}${kver:-kernel-6.12} source-tree" >&2
+	exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing packages ($need) and not root; run as root" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+echo "deps: apt-get update" >&2
+apt-get update -qq
+if [ -z "$kver" ]; then
+	kver=$(zs_apt_newest_kver)
+	if [ -z "$kver" ]; then
+		echo "deps: no linux-image/headers 6.12.*+deb12-amd64 pair in apt" >&2
+		exit 1
+	fi
+	img=linux-image-$kver
+	zs_apt_has "$img" || img=linux-image-$kver-unsigned
+	need="$need $img linux-headers-$kver"
+fi
+echo "deps: installing $need" >&2
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $need >/dev/null
+zs_unpack_source
+echo "deps: ready (kernel $kver)" >&2

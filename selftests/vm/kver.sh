@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers to find the Debian 6.12 kernel the guest boots.  Sourced by
+# deps.sh and run.sh.  Never hard-code the ABI number: it changes with
+# every security update.
+
+ZS_SRC_BASE=/usr/src/linux-source-6.12
+
+# Newest installed 6.12.*+deb12-amd64 kernel that has both a bootable
+# image and its headers.
+zs_installed_kver() {
+	local k best=""
+	for k in /boot/vmlinuz-6.12.*+deb12-amd64; do
+		[ -r "$k" ] || continue
+		k=${k#/boot/vmlinuz-}
+		[ -d "/usr/src/linux-headers-$k" ] || continue
+		best=$(printf '%s\n%s\n' "$best" "$k" | sed '/^$/d' | sort -V | tail -n 1)
+	done
+	[ -n "$best" ] && echo "$best"
+}
+
+# True when apt can install package $1 (a name that is only referenced,
+# with no candidate version, does not count).
+zs_apt_has() {
+	apt-cache policy "$1" 2>/dev/null | grep -q '^  Candidate: [^(]'
+}
+
+# Newest 6.12.*+deb12-amd64 ABI for which apt has headers and an image
+# (signed or unsigned).  Needs a fresh apt-get update.
+zs_apt_newest_kver() {
+	local k
+	for k in $(apt-cache pkgnames linux-headers-6.12. |
+		   sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb12-amd64\)$/\1/p' |
+		   sort -rV); do
+		if zs_apt_has "linux-image-$k" ||
+		   zs_apt_has "linux-image-$k-unsigned"; then
+			echo "$k"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# The unpacked linux-source-6.12 tree (kselftest_harness.h, checkpatch.pl).
+zs_src_tree() {
+	echo "$ZS_SRC_BASE/linux-source-6.12"
+}
+
+zs_unpack_source() {
+	local tarball tree
+	tree=$(zs_src_tree)
+	[ -f "$tree/tools/testing/selftests/kselftest_harness.h" ] && return 0
+	tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)
+	[ -n "$tarball" ] || { echo "deps: linux-source-6.12 tarball missing" >&2; return 1; }
+	mkdir -p "$ZS_SRC_BASE"
+	echo "deps: unpacking $tarball" >&2
+	tar -C "$ZS_SRC_BASE" -xf "$tarball"
+}
