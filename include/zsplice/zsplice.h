@@ -54,8 +54,6 @@ struct zs_file {
 /* zs_file.impl when the file follows the module parameter. */
 #define ZS_IMPL_FOLLOW	(-1)
 
-#define zs_stat_add(zdev, field, n)	this_cpu_add((zdev)->stats->field, (n))
-
 /* main.c */
 extern const char * const zs_impl_names[ZSPLICE_IMPL_COUNT];
 int zs_file_impl(const struct zs_file *zf);

@@ -113,7 +113,7 @@ static ssize_t zs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct zs_dev *zdev = zs_file_dev(iocb->ki_filp);
 	ssize_t done = 0;
 
-	zs_stat_add(zdev, read_calls, 1);
+	this_cpu_add(zdev->stats->read_calls, 1);
 	while (iov_iter_count(to)) {
 		size_t want = min_t(size_t, iov_iter_count(to), PAGE_SIZE);
 		size_t n = iov_iter_zero(want, to);
@@ -134,7 +134,7 @@ static ssize_t zs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			return -ERESTARTSYS;
 		return (iocb->ki_flags & IOCB_NOWAIT) ? -EAGAIN : -EFAULT;
 	}
-	zs_stat_add(zdev, read_bytes, done);
+	this_cpu_add(zdev->stats->read_bytes, done);
 	return done;
 }
 
@@ -143,11 +143,11 @@ static ssize_t zs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	struct zs_dev *zdev = zs_file_dev(iocb->ki_filp);
 	size_t count = iov_iter_count(from);
 
-	zs_stat_add(zdev, write_calls, 1);
+	this_cpu_add(zdev->stats->write_calls, 1);
 	if (zdev->kind == ZS_FULL)
 		return -ENOSPC;
 	iov_iter_advance(from, count);
-	zs_stat_add(zdev, write_bytes, count);
+	this_cpu_add(zdev->stats->write_bytes, count);
 	return count;
 }
 

@@ -25,8 +25,8 @@ static ssize_t zs_splice_copy(struct zs_dev *zdev, struct file *file,
 	ssize_t ret = copy_splice_read(file, ppos, pipe, len, flags);
 
 	if (ret > 0)
-		zs_stat_add(zdev, splice[ZSPLICE_IMPL_COPY].slots,
-			    DIV_ROUND_UP(ret, PAGE_SIZE));
+		this_cpu_add(zdev->stats->splice[ZSPLICE_IMPL_COPY].slots,
+			     DIV_ROUND_UP(ret, PAGE_SIZE));
 	return ret;
 }
 
@@ -91,8 +91,8 @@ static ssize_t zs_splice_zero(struct zs_dev *zdev, int impl,
 
 	merged = zs_splice_coalesce(pipe, len);
 	added = zs_splice_fill(pipe, set, len - merged, &slots);
-	zs_stat_add(zdev, splice[impl].coalesced, merged);
-	zs_stat_add(zdev, splice[impl].slots, slots);
+	this_cpu_add(zdev->stats->splice[impl].coalesced, merged);
+	this_cpu_add(zdev->stats->splice[impl].slots, slots);
 	if (!merged && !added)
 		return -EAGAIN;
 	return merged + added;
@@ -113,7 +113,7 @@ ssize_t zs_splice_read(struct file *file, loff_t *ppos,
 	int impl = zs_file_impl(zf);
 	ssize_t ret;
 
-	zs_stat_add(zdev, splice[impl].calls, 1);
+	this_cpu_add(zdev->stats->splice[impl].calls, 1);
 	if (impl == ZSPLICE_IMPL_NONE)
 		return -EINVAL;
 	if (signal_pending(current))
@@ -124,7 +124,7 @@ ssize_t zs_splice_read(struct file *file, loff_t *ppos,
 	else
 		ret = zs_splice_zero(zdev, impl, pipe, len);
 	if (ret > 0)
-		zs_stat_add(zdev, splice[impl].bytes, ret);
+		this_cpu_add(zdev->stats->splice[impl].bytes, ret);
 	return ret;
 }
 
@@ -152,7 +152,7 @@ ssize_t zs_splice_write(struct pipe_inode_info *pipe, struct file *out,
 	};
 	ssize_t ret;
 
-	zs_stat_add(zdev, splice_write_calls, 1);
+	this_cpu_add(zdev->stats->splice_write_calls, 1);
 	if (zs_file_impl(zf) == ZSPLICE_IMPL_NONE)
 		return -EINVAL;
 	if (zdev->kind == ZS_FULL)
@@ -162,6 +162,6 @@ ssize_t zs_splice_write(struct pipe_inode_info *pipe, struct file *out,
 	ret = __splice_from_pipe(pipe, &sd, zs_pipe_to_null);
 	pipe_unlock(pipe);
 	if (ret > 0)
-		zs_stat_add(zdev, splice_write_bytes, ret);
+		this_cpu_add(zdev->stats->splice_write_bytes, ret);
 	return ret;
 }
