@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/* zsbench: main program. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "zsbench.h"
+
+static void list(void)
+{
+	char b[16];
+
+	printf("implementations (device, splice implementation):\n");
+	for (size_t i = 0; i < zsb_nimpls; i++)
+		printf("  %-14s %-16s %s%s\n", zsb_impls[i].name, zsb_impl_path(&zsb_impls[i]),
+		       zsb_impls[i].param ? zsb_impls[i].param : "(kernel's own)",
+		       zsb_impls[i].default_on ? "  [default]" : "");
+	printf("workloads (variant, workload, size):\n");
+	for (size_t i = 0; i < zsb_nworkloads; i++) {
+		const struct zsb_workload *w = &zsb_workloads[i];
+
+		printf("  %-20s %-13s %-5s%s%s%s\n", w->variant, w->name,
+		       zsb_size_str(w->size, b, sizeof(b)),
+		       w->flags & WL_FULL_OK ? "  [fullsplice too]" : "",
+		       w->flags & WL_SINGLE ? "  [1 thread]" : "",
+		       w->default_on ? "  [default]" : "");
+	}
+}
+
+static int applies(const struct zsb_workload *w, const struct zsb_impl *im, int threads)
+{
+	if (im->dev == ZSB_DEV_FULLSPLICE && !(w->flags & WL_FULL_OK))
+		return 0;
+	if ((w->flags & WL_SINGLE) && threads != 1)
+		return 0;
+	return 1;
+}
+
+static int finish(const struct zsb_opts *o, struct zsb_results *rs)
+{
+	int rc = 0;
+
+	zsb_progress_done();
+	zsb_report(stdout, rs, o->baseline);
+	if (o->json) {
+		if (zsb_json_write_file(o->json, rs)) {
+			perror(o->json);
+			rc = 1;
+		} else {
+			fprintf(stderr, "zsbench: wrote %s (%d records)\n", o->json, rs->n);
+		}
+	}
+	if (o->plot && zsb_plot(rs, o->plot))
+		rc = 1;
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct zsb_opts o;
+	struct zsb_results rs = { 0 };
+	struct utsname u;
+	char err[256];
+	int need_module = 0, total = 0, idx = 0, rc = 0;
+
+	if (zsb_parse_opts(argc, argv, &o, err, sizeof(err))) {
+		fprintf(stderr, "zsbench: %s\n", err);
+		return 2;
+	}
+	if (o.help) {
+		zsb_usage(stdout);
+		return 0;
+	}
+	if (o.list) {
+		list();
+		return 0;
+	}
+	zsb_quiet = o.quiet;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (o.replot) {
+		if (zsb_json_read_file(o.replot, &rs)) {
+			fprintf(stderr, "zsbench: cannot read %s: %m\n", o.replot);
+			return 1;
+		}
+		return finish(&o, &rs);
+	}
+	uname(&u);
+	snprintf(rs.kernel, sizeof(rs.kernel), "%s", u.release);
+	snprintf(rs.baseline, sizeof(rs.baseline), "%s", o.baseline);
+	rs.duration = o.duration;
+	for (int k = 0; k < o.nimpls; k++)
+		need_module |= o.impls[k]->dev != ZSB_DEV_DEVZERO;
+	if (need_module && zsb_module_setup(&o))
+		return 1;
+	if (!o.no_workloads) {
+		for (int w = 0; w < o.nwls; w++)
+			for (int t = 0; t < o.nthreads; t++)
+				for (int k = 0; k < o.nimpls; k++)
+					total += applies(o.wls[w], o.impls[k], o.threads[t]);
+		for (int w = 0; w < o.nwls; w++)
+			for (int t = 0; t < o.nthreads; t++)
+				for (int k = 0; k < o.nimpls; k++) {
+					if (!applies(o.wls[w], o.impls[k], o.threads[t]))
+						continue;
+					zsb_run_one(&o, o.impls[k], o.wls[w], o.threads[t],
+						    zsb_results_add(&rs), idx++, total);
+				}
+	}
+	if (o.stress_ng && zsb_stressng_run(&o, &rs))
+		rc = 1;
+	if (o.fio && zsb_fio_run(&o, &rs))
+		rc = 1;
+	if (need_module)
+		zsb_module_teardown();
+	if (finish(&o, &rs))
+		rc = 1;
+	free(rs.r);
+	return rc;
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command line options of zsbench. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zsbench.h"
+
+enum {
+	O_IMPL = 256, O_WORKLOAD, O_THREADS, O_RUNS, O_DURATION, O_BASELINE,
+	O_JSON, O_PLOT, O_REPLOT, O_MODULE, O_NOLOAD, O_STRESSNG, O_FIO,
+	O_ALL, O_TOOLS_ONLY, O_TOOL_DURATION, O_FOLIO_ORDER, O_FILL_PIPE,
+	O_QUICK, O_QUIET, O_LIST, O_FIO_DIR, O_HELP,
+};
+
+static const struct option longopts[] = {
+	{ "impl", required_argument, NULL, O_IMPL },
+	{ "workload", required_argument, NULL, O_WORKLOAD },
+	{ "threads", required_argument, NULL, O_THREADS },
+	{ "runs", required_argument, NULL, O_RUNS },
+	{ "duration", required_argument, NULL, O_DURATION },
+	{ "baseline", required_argument, NULL, O_BASELINE },
+	{ "json", required_argument, NULL, O_JSON },
+	{ "plot", required_argument, NULL, O_PLOT },
+	{ "replot", required_argument, NULL, O_REPLOT },
+	{ "module", required_argument, NULL, O_MODULE },
+	{ "no-load", no_argument, NULL, O_NOLOAD },
+	{ "stress-ng", no_argument, NULL, O_STRESSNG },
+	{ "fio", no_argument, NULL, O_FIO },
+	{ "all", no_argument, NULL, O_ALL },
+	{ "tools-only", no_argument, NULL, O_TOOLS_ONLY },
+	{ "tool-duration", required_argument, NULL, O_TOOL_DURATION },
+	{ "folio-order", required_argument, NULL, O_FOLIO_ORDER },
+	{ "fill-pipe", required_argument, NULL, O_FILL_PIPE },
+	{ "fio-dir", required_argument, NULL, O_FIO_DIR },
+	{ "quick", no_argument, NULL, O_QUICK },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "list", no_argument, NULL, O_LIST },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 }
+};
+
+void zsb_usage(FILE *f)
+{
+	fprintf(f,
+"usage: zsbench [options]\n"
+"Compare ops/sec of the splice implementations of /dev/zsplice (zsplice.ko)\n"
+"against a baseline, in the layout of the kernel test robot's reports.\n"
+"\n"
+"Selection (comma-separated lists):\n"
+"  --impl LIST         implementations (default: devzero,none,copy,zeropage,folio,\n"
+"                      full-zeropage); all: devzero none copy zeropage folio\n"
+"                      full-none full-copy full-zeropage full-folio\n"
+"                      (full-* = /dev/fullsplice, only for workloads that apply)\n"
+"  --workload LIST     workload names or variants (default: all defaults), e.g.\n"
+"                      splice,pipe-class,fill,sendfile,read,uring,splice-write\n"
+"                      or splice-64K; see --list\n"
+"  --threads LIST      thread counts, numbers or 'nproc' (default: 1,nproc)\n"
+"  --runs N            repetitions per combination (default 5)\n"
+"  --duration SEC      seconds per run (default 0.2; a default run is about\n"
+"                      14 workloads x 2 thread counts x 5 impls x 5 runs x 0.2 s)\n"
+"  --baseline IMPL     implementation the others are compared to (default copy)\n"
+"  --quick             smoke-test settings: --runs 2 --duration 0.05 --threads 1\n"
+"                      --tool-duration 1\n"
+"External tools (need root, the module, and the tools installed):\n"
+"  --stress-ng         also run stress-ng --splice with /dev/zsplice bind-mounted\n"
+"                      over /dev/zero in a private mount namespace, per impl\n"
+"  --fio               also run the fio job files (io_uring, sequential read)\n"
+"  --all               --stress-ng and --fio\n"
+"  --tools-only        run only the external tools, not zsbench's own workloads\n"
+"  --tool-duration SEC seconds per stress-ng/fio run (default 2)\n"
+"  --fio-dir DIR       directory of the fio job files (default: next to zsbench)\n"
+"Module:\n"
+"  --module PATH       load zsplice.ko from PATH (default: by name via modules.dep)\n"
+"  --no-load           do not load or unload; use the loaded module\n"
+"  --folio-order N     folio_order parameter when loading (default 4)\n"
+"  --fill-pipe SIZE    pipe size for the fill workload (default 64K)\n"
+"Output:\n"
+"  --json FILE         write one JSON record per (workload, size, threads, impl)\n"
+"  --plot FILE.png     plot ops/sec with gnuplot (also FILE-threads.png)\n"
+"  --replot JSON       do not run; read JSON, print the table, plot with --plot\n"
+"  --quiet             no progress line on stderr\n"
+"  --list              list implementations and workloads\n"
+"  --help              this text\n"
+"Exit status: 0 ok, 1 runtime failure, 2 bad usage.\n");
+}
+
+static int add_impl(struct zsb_opts *o, const char *name, char *err, size_t el)
+{
+	const struct zsb_impl *im = zsb_impl_find(name);
+
+	if (!im) {
+		snprintf(err, el, "unknown implementation '%s' (see --list)", name);
+		return -1;
+	}
+	for (int i = 0; i < o->nimpls; i++)
+		if (o->impls[i] == im)
+			return 0;
+	if (o->nimpls < ZSB_MAX_SEL)
+		o->impls[o->nimpls++] = im;
+	return 0;
+}
+
+static void add_wl(struct zsb_opts *o, const struct zsb_workload *w)
+{
+	for (int i = 0; i < o->nwls; i++)
+		if (o->wls[i] == w)
+			return;
+	if (o->nwls < ZSB_MAX_SEL)
+		o->wls[o->nwls++] = w;
+}
+
+static int add_wls(struct zsb_opts *o, const char *name, char *err, size_t el)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < zsb_nworkloads; i++) {
+		const struct zsb_workload *w = &zsb_workloads[i];
+
+		if (!strcmp(w->variant, name) ||
+		    (!strcmp(w->name, name) && w->default_on) ||
+		    (!strcmp(name, "all") && w->default_on)) {
+			add_wl(o, w);
+			found = 1;
+		}
+	}
+	if (!found) {
+		snprintf(err, el, "unknown workload '%s' (see --list)", name);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_list(const char *arg, struct zsb_opts *o, char *err, size_t el,
+		      int (*fn)(struct zsb_opts *, const char *, char *, size_t))
+{
+	char *s = strdup(arg), *save = NULL, *tok;
+	int rc = 0, n = 0;
+
+	if (!s)
+		return -1;
+	for (tok = strtok_r(s, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		rc = fn(o, tok, err, el);
+		n++;
+	}
+	free(s);
+	if (!rc && !n) {
+		snprintf(err, el, "empty list '%s'", arg);
+		rc = -1;
+	}
+	return rc;
+}
+
+static int add_threads(struct zsb_opts *o, const char *t, char *err, size_t el)
+{
+	long v;
+	char *end;
+
+	if (!strcmp(t, "nproc")) {
+		v = zsb_nproc();
+	} else {
+		errno = 0;
+		v = strtol(t, &end, 10);
+		if (errno || *end || end == t || v < 1 || v > 1024) {
+			snprintf(err, el, "bad thread count '%s' (1..1024 or nproc)", t);
+			return -1;
+		}
+	}
+	for (int i = 0; i < o->nthreads; i++)
+		if (o->threads[i] == v)
+			return 0;
+	if (o->nthreads >= ZSB_MAX_THREADS_LIST) {
+		snprintf(err, el, "too many thread counts (max %d)", ZSB_MAX_THREADS_LIST);
+		return -1;
+	}
+	o->threads[o->nthreads++] = (int)v;
+	return 0;
+}
+
+static int parse_double(const char *opt, const char *s, double lo, double hi,
+			double *out, char *err, size_t el)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		snprintf(err, el, "bad value '%s' for --%s (%g..%g)", s, opt, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_size(const char *s, size_t *out, char *err, size_t el)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!errno && end != s) {
+		if (*end == 'K' || *end == 'k')
+			v *= 1024, end++;
+		else if (*end == 'M' || *end == 'm')
+			v *= 1024 * 1024, end++;
+	}
+	if (errno || end == s || *end || v < 4096 || v > 64UL * 1024 * 1024) {
+		snprintf(err, el, "bad value '%s' for --fill-pipe (4K..64M)", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t el)
+{
+	int c, quick = 0;
+	double d;
+
+	memset(o, 0, sizeof(*o));
+	o->runs = 5;
+	o->duration = 0.2;
+	o->tool_duration = 2;
+	o->baseline = "copy";
+	o->folio_order = 4;
+	o->fill_pipe = 64 * 1024;
+	err[0] = 0;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_IMPL:
+			o->nimpls = 0;
+			if (parse_list(optarg, o, err, el, add_impl))
+				return -1;
+			break;
+		case O_WORKLOAD:
+			o->nwls = 0;
+			if (parse_list(optarg, o, err, el, add_wls))
+				return -1;
+			break;
+		case O_THREADS:
+			o->nthreads = 0;
+			if (parse_list(optarg, o, err, el, add_threads))
+				return -1;
+			break;
+		case O_RUNS:
+			if (parse_double("runs", optarg, 1, ZSB_MAX_RUNS, &d, err, el))
+				return -1;
+			if (d != (int)d) {
+				snprintf(err, el, "bad value '%s' for --runs (an integer)", optarg);
+				return -1;
+			}
+			o->runs = (int)d;
+			break;
+		case O_DURATION:
+			if (parse_double("duration", optarg, 0.001, 3600, &o->duration, err, el))
+				return -1;
+			break;
+		case O_TOOL_DURATION:
+			if (parse_double("tool-duration", optarg, 1, 3600, &o->tool_duration, err, el))
+				return -1;
+			break;
+		case O_FOLIO_ORDER:
+			if (parse_double("folio-order", optarg, 1, 9, &d, err, el))
+				return -1;
+			o->folio_order = (int)d;
+			break;
+		case O_FILL_PIPE:
+			if (parse_size(optarg, &o->fill_pipe, err, el))
+				return -1;
+			break;
+		case O_BASELINE:
+			if (!zsb_impl_find(optarg)) {
+				snprintf(err, el, "unknown baseline implementation '%s'", optarg);
+				return -1;
+			}
+			o->baseline = optarg;
+			break;
+		case O_JSON: o->json = optarg; break;
+		case O_PLOT: o->plot = optarg; break;
+		case O_REPLOT: o->replot = optarg; break;
+		case O_MODULE: o->module = optarg; break;
+		case O_FIO_DIR: o->fio_dir = optarg; break;
+		case O_NOLOAD: o->no_load = 1; break;
+		case O_STRESSNG: o->stress_ng = 1; break;
+		case O_FIO: o->fio = 1; break;
+		case O_ALL: o->stress_ng = o->fio = 1; break;
+		case O_TOOLS_ONLY: o->no_workloads = 1; break;
+		case O_QUICK: quick = 1; break;
+		case O_QUIET: o->quiet = 1; break;
+		case O_LIST: o->list = 1; break;
+		case 'h':
+		case O_HELP: o->help = 1; break;
+		case ':':
+			snprintf(err, el, "option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			snprintf(err, el, "unknown option '%s' (try --help)", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, el, "unexpected argument '%s' (try --help)", argv[optind]);
+		return -1;
+	}
+	if (o->module && o->no_load) {
+		snprintf(err, el, "--module and --no-load exclude each other");
+		return -1;
+	}
+	if (o->no_workloads && !o->stress_ng && !o->fio) {
+		snprintf(err, el, "--tools-only needs --stress-ng, --fio or --all");
+		return -1;
+	}
+	if (quick) {
+		o->runs = 2;
+		o->duration = 0.05;
+		o->tool_duration = 1;
+		if (!o->nthreads)
+			o->threads[o->nthreads++] = 1;
+	}
+	if (!o->nimpls)
+		for (size_t i = 0; i < zsb_nimpls; i++)
+			if (zsb_impls[i].default_on)
+				o->impls[o->nimpls++] = &zsb_impls[i];
+	if (!o->nwls)
+		for (size_t i = 0; i < zsb_nworkloads; i++)
+			if (zsb_workloads[i].default_on)
+				o->wls[o->nwls++] = &zsb_workloads[i];
+	if (!o->nthreads) {
+		o->threads[o->nthreads++] = 1;
+		if (zsb_nproc() > 1)
+			o->threads[o->nthreads++] = zsb_nproc();
+	}
+	return 0;
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The comparison table in the layout of the kernel test robot's reports. */
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "zsbench.h"
+
+static const struct zsb_result *find(const struct zsb_results *rs,
+				     const char *metric, const char *impl)
+{
+	for (int i = 0; i < rs->n; i++)
+		if (!strcmp(rs->r[i].metric, metric) && !strcmp(rs->r[i].impl, impl))
+			return &rs->r[i];
+	return NULL;
+}
+
+static int is_fill(const struct zsb_result *r)
+{
+	return !strcmp(r->unit, "fill_count");
+}
+
+static double val(const struct zsb_result *r)
+{
+	return is_fill(r) ? r->fill_count : r->mean;
+}
+
+static double sd(const struct zsb_result *r)
+{
+	return is_fill(r) ? 0 : r->stddev;
+}
+
+/* value column: number and sigma, 10 + 1 + 5 display columns */
+static void cell(char *buf, size_t len, const struct zsb_result *r)
+{
+	char num[32], sig[16];
+
+	if (r->unsupported) {
+		snprintf(buf, len, "%10s %5s", r->error[0] ? r->error : "unsupp", "");
+		return;
+	}
+	zsb_fmt_num(num, sizeof(num), val(r));
+	zsb_fmt_sigma(sig, sizeof(sig), val(r), sd(r));
+	snprintf(buf, len, "%10s %s", num, sig);
+}
+
+static void row(FILE *f, const struct zsb_result *b, const struct zsb_result *c)
+{
+	char bc[64], cc[64], ch[32];
+
+	cell(bc, sizeof(bc), b);
+	cell(cc, sizeof(cc), c);
+	if (b->unsupported || c->unsupported)
+		snprintf(ch, sizeof(ch), "n/a");
+	else
+		zsb_fmt_change(ch, sizeof(ch), val(b), val(c));
+	fprintf(f, "%s %10s %s  %s\n", bc, ch, cc, c->metric);
+}
+
+static void extra_row(FILE *f, const struct zsb_result *b, const struct zsb_result *c,
+		      double bv, double cv, const char *suffix)
+{
+	char bn[32], cn[32], ch[32], m[128];
+
+	zsb_fmt_num(bn, sizeof(bn), bv);
+	zsb_fmt_num(cn, sizeof(cn), cv);
+	zsb_fmt_change(ch, sizeof(ch), bv, cv);
+	snprintf(m, sizeof(m), "%s", c->metric);
+	{
+		char *dot = strrchr(m, '.');
+
+		if (dot)
+			*dot = 0;
+	}
+	(void)b;
+	fprintf(f, "%10s %5s %10s %10s %5s  %s.%s\n", bn, "", ch, cn, "", m, suffix);
+}
+
+void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline)
+{
+	const char *impls[64];
+	int nimpl = 0;
+
+	for (int i = 0; i < rs->n; i++) {
+		int seen = 0;
+
+		for (int j = 0; j < nimpl; j++)
+			seen |= !strcmp(impls[j], rs->r[i].impl);
+		if (!seen && nimpl < 64)
+			impls[nimpl++] = rs->r[i].impl;
+	}
+	if (rs->kernel[0])
+		fprintf(f, "kernel: %s  runs: see records  duration: %gs per run\n",
+			rs->kernel, rs->duration);
+	if (rs->stress_ng_version[0])
+		fprintf(f, "stress-ng: %s\n", rs->stress_ng_version);
+	if (rs->fio_version[0])
+		fprintf(f, "fio: %s\n", rs->fio_version);
+	for (int k = 0; k < nimpl; k++) {
+		int rows = 0;
+
+		if (!strcmp(impls[k], baseline))
+			continue;
+		for (int i = 0; i < rs->n; i++) {
+			const struct zsb_result *c = &rs->r[i], *b;
+
+			if (strcmp(c->impl, impls[k]))
+				continue;
+			b = find(rs, c->metric, baseline);
+			if (!b)
+				continue;
+			if (!rows++) {
+				fprintf(f, "\n========================================"
+					   "=================================================\n");
+				fprintf(f, "baseline: %s   candidate: %s\n\n", baseline, impls[k]);
+				fprintf(f, "%16s %27s\n", baseline, impls[k]);
+				fprintf(f, "---------------- ---------------------------\n");
+				fprintf(f, "         %%stddev     %%change         %%stddev\n");
+				fprintf(f, "             \\          |                \\  \n");
+			}
+			row(f, b, c);
+			if (c->fill_count >= 0 && b->fill_count >= 0 && !strstr(c->metric, "fill_count"))
+				extra_row(f, b, c, b->fill_count, c->fill_count, "fill_count");
+			if (c->iowq_workers >= 0 && b->iowq_workers >= 0)
+				extra_row(f, b, c, b->iowq_workers, c->iowq_workers, "iowq_workers");
+			if (c->enospc_per_sec > 0 || b->enospc_per_sec > 0)
+				extra_row(f, b, c, b->enospc_per_sec, c->enospc_per_sec,
+					  "enospc_per_sec");
+		}
+		if (!rows)
+			fprintf(f, "\n(no records of %s to compare with baseline %s)\n",
+				impls[k], baseline);
+	}
+	fflush(f);
+}

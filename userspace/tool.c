@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Running an external tool with a deadline and capturing its output. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tool.h"
+#include "zsbench.h"
+
+int zsb_in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
+		if (access(buf, X_OK) == 0)
+			return 1;
+		path += n;
+		if (*path == ':')
+			path++;
+	}
+	return 0;
+}
+
+int zsb_tool_run(char *const argv[], int (*child_setup)(void *), void *arg,
+		 double timeout, char **out)
+{
+	int p[2], status = 0;
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap);
+	double deadline = zsb_now() + timeout;
+	pid_t pid;
+
+	*out = NULL;
+	if (!buf || pipe2(p, O_CLOEXEC) < 0) {
+		free(buf);
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		free(buf);
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		signal(SIGPIPE, SIG_DFL);
+		if (child_setup && child_setup(arg))
+			_exit(126);
+		execvp(argv[0], argv);
+		fprintf(stderr, "zsbench: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	for (;;) {
+		struct pollfd pf = { p[0], POLLIN, 0 };
+		double left = deadline - zsb_now();
+		ssize_t n;
+
+		if (left <= 0) {
+			fprintf(stderr, "\nzsbench: %s did not finish in %.0fs, killing it\n",
+				argv[0], timeout);
+			kill(-pid, SIGKILL);
+			break;
+		}
+		if (poll(&pf, 1, (int)(left * 1000) + 1) <= 0)
+			continue;
+		if (len + 4096 > cap) {
+			char *nb = realloc(buf, cap *= 2);
+
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		n = read(p[0], buf + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(p[0]);
+	buf[len] = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	*out = buf;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}

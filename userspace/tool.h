@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef ZSB_TOOL_H
+#define ZSB_TOOL_H
+int zsb_in_path(const char *prog);
+/* fork/exec argv with stdout+stderr captured into *out (malloc'd, caller
+ * frees); child_setup runs in the child before exec.  Returns the exit
+ * status, 126 when child_setup failed, 127 when exec failed, 128+sig. */
+int zsb_tool_run(char *const argv[], int (*child_setup)(void *), void *arg,
+		 double timeout, char **out);
+#endif

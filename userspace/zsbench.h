@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* zsbench: compare splice implementations of /dev/zsplice against each other. */
+#ifndef ZSBENCH_H
+#define ZSBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ZSB_MAX_THREADS_LIST	16
+#define ZSB_MAX_RUNS		100
+#define ZSB_MAX_SEL		64
+
+/* ---- implementations (impl.c) ---- */
+enum zsb_dev { ZSB_DEV_DEVZERO, ZSB_DEV_ZSPLICE, ZSB_DEV_FULLSPLICE };
+
+struct zsb_impl {
+	const char *name;	/* "copy", "full-copy", "devzero" ... */
+	enum zsb_dev dev;
+	int kimpl;		/* enum zsplice_impl, -1 for devzero */
+	const char *param;	/* module parameter value, NULL for devzero */
+	int default_on;		/* part of the default selection */
+};
+
+extern const struct zsb_impl zsb_impls[];
+extern const size_t zsb_nimpls;
+const struct zsb_impl *zsb_impl_find(const char *name);
+const char *zsb_impl_path(const struct zsb_impl *im);
+/* open the device for im with flags and select the implementation on the
+ * file with the ioctl; returns fd or -errno */
+int zsb_impl_open(const struct zsb_impl *im, int flags);
+/* set the module parameter splice_impl (for stress-ng and fio); returns 0 or -errno */
+int zsb_set_module_impl(const char *value);
+int zsb_get_module_impl(char *buf, size_t len);
+
+/* ---- workloads (workloads.c) ---- */
+struct zsb_wctx;
+typedef int (*zsb_wl_fn)(struct zsb_wctx *c);
+
+#define WL_FULL_OK	1	/* meaningful on /dev/fullsplice */
+#define WL_SINGLE	2	/* only with one thread */
+#define WL_FILL		4	/* figure is a count, not a rate */
+
+struct zsb_workload {
+	const char *name;	/* "splice" */
+	const char *variant;	/* "splice-64K" */
+	size_t size;
+	zsb_wl_fn fn;
+	int flags;
+	int default_on;
+};
+
+extern const struct zsb_workload zsb_workloads[];
+extern const size_t zsb_nworkloads;
+
+struct zsb_wctx {
+	const struct zsb_impl *impl;
+	const struct zsb_workload *wl;
+	int thread;
+	int nthreads;
+	int begun;
+	volatile int *stop;
+	size_t fill_pipe;
+	/* results */
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t enospc;
+	uint64_t fill_count;
+	int iowq_workers;
+	int err;		/* errno that made the workload unsupported, 0 if fine */
+	char note[96];
+};
+
+/* ---- statistics (stats.c) ---- */
+double zsb_mean(const double *v, int n);
+double zsb_stddev(const double *v, int n);	/* sample stddev (n-1) */
+double zsb_pct_change(double base, double cand);
+int zsb_sigma_pct(double mean, double sd);	/* rounded, -1 when undefined */
+/* number as LKP prints it */
+void zsb_fmt_num(char *buf, size_t len, double v);
+/* "± 3%" or blanks */
+void zsb_fmt_sigma(char *buf, size_t len, double mean, double sd);
+void zsb_fmt_change(char *buf, size_t len, double base, double cand);
+
+/* ---- results ---- */
+struct zsb_result {
+	char source[16];	/* zsbench, stress-ng, fio */
+	char workload[32];
+	char variant[48];
+	char impl[24];
+	char metric[96];
+	char unit[16];		/* ops_per_sec, fill_count, iops ... */
+	size_t size;
+	int threads;
+	int runs;
+	double vals[ZSB_MAX_RUNS];
+	double mean, stddev;
+	double bytes_per_sec_mean;
+	double fill_count;	/* fill only, -1 otherwise */
+	double enospc_per_sec;
+	int iowq_workers;	/* uring only, -1 otherwise */
+	int unsupported;
+	char error[32];
+	char note[96];
+};
+
+struct zsb_results {
+	struct zsb_result *r;
+	int n, cap;
+	char stress_ng_version[128];
+	char fio_version[64];
+	char kernel[128];
+	double duration;
+	char baseline[24];
+};
+
+struct zsb_result *zsb_results_add(struct zsb_results *rs);
+void zsb_result_finish(struct zsb_result *r);
+
+/* ---- options (opts.c) ---- */
+struct zsb_opts {
+	const struct zsb_impl *impls[ZSB_MAX_SEL];
+	int nimpls;
+	const struct zsb_workload *wls[ZSB_MAX_SEL];
+	int nwls;
+	int threads[ZSB_MAX_THREADS_LIST];
+	int nthreads;
+	int runs;
+	double duration;
+	const char *baseline;
+	const char *json;
+	const char *plot;
+	const char *replot;
+	const char *module;
+	const char *fio_dir;
+	int no_load;
+	int stress_ng;		/* also run stress-ng */
+	int fio;		/* also run fio */
+	int only_tools;		/* --stress-ng/--fio given alone: skip own workloads */
+	int no_workloads;
+	double tool_duration;
+	int folio_order;
+	size_t fill_pipe;
+	int quiet;
+	int help;
+	int list;
+};
+
+/* returns 0, or -1 with a one-line message in err */
+int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t errlen);
+void zsb_usage(FILE *f);
+
+/* ---- runner (runner.c) ---- */
+int zsb_run_one(const struct zsb_opts *o, const struct zsb_impl *im,
+		const struct zsb_workload *wl, int threads, struct zsb_result *r,
+		int idx, int total);
+void zsb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void zsb_progress_done(void);
+extern int zsb_quiet;
+
+/* ---- report (report.c) ---- */
+void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline);
+
+/* ---- json (json.c) ---- */
+int zsb_json_write(FILE *f, const struct zsb_results *rs);
+int zsb_json_write_file(const char *path, const struct zsb_results *rs);
+int zsb_json_read_file(const char *path, struct zsb_results *rs);
+void zsb_json_escape(FILE *f, const char *s);
+
+/* ---- kmod (kmod.c) ---- */
+/* make /dev/zsplice available; returns 0, or -1 after printing a message */
+int zsb_module_setup(const struct zsb_opts *o);
+void zsb_module_teardown(void);
+
+/* ---- tools ---- */
+int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs);
+int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs);
+int zsb_plot(const struct zsb_results *rs, const char *png);
+
+/* helpers */
+double zsb_now(void);
+int zsb_nproc(void);
+const char *zsb_size_str(size_t sz, char *buf, size_t len);
+
+#endif
