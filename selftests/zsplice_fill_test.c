@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zsplice: how many small splices a fresh non-blocking pipe takes before
+ * EAGAIN, per implementation and pipe size (4 KiB ... 1 MiB):
+ *
+ *   copy      one fresh page per slot:          slots
+ *   zeropage  tail coalescing in 4 KiB pages:   (slots - 1) * 4096 / k + 1
+ *   folio     tail coalescing in folios:        (slots - 1) * folio / k + 1
+ *
+ * for k-byte splices where k divides the buffer size (the splice core waits
+ * for a free slot before calling splice_read, so the last slot takes one
+ * splice).  k is 1 (the case the spec states) unless that would need more
+ * than ZSPLICE_FILL_BUDGET calls (default 70000: every 1-byte case up to a
+ * 64 KiB pipe for zeropage and the 2-slot pipe for folio), in which case k
+ * doubles until it fits, so the guest's slow TCG CPU stays within the
+ * harness timeout.  ZSPLICE_FILL_BUDGET=0 forces k = 1 everywhere.
+ */
+#include "zsplice_util.h"
+#include "kselftest_harness.h"
+
+FIXTURE(fill) {
+	int fd;
+	int p[2];
+};
+
+FIXTURE_VARIANT(fill) {
+	bool full;
+	int impl;
+	int pipe_size;
+};
+
+#define FILL(dev, isfull, im, kib)					\
+	FIXTURE_VARIANT_ADD(fill, dev##_##im##_##kib##k) {		\
+		.full = isfull, .impl = ZSPLICE_IMPL_##im,		\
+		.pipe_size = (kib) * 1024,				\
+	}
+
+#define FILL_SIZES(dev, isfull, im)					\
+	FILL(dev, isfull, im, 4); FILL(dev, isfull, im, 8);		\
+	FILL(dev, isfull, im, 16); FILL(dev, isfull, im, 64);		\
+	FILL(dev, isfull, im, 256); FILL(dev, isfull, im, 1024)
+
+FILL_SIZES(zsplice, false, COPY);
+FILL_SIZES(zsplice, false, ZEROPAGE);
+FILL_SIZES(zsplice, false, FOLIO);
+FILL_SIZES(fullsplice, true, COPY);
+FILL_SIZES(fullsplice, true, ZEROPAGE);
+FILL_SIZES(fullsplice, true, FOLIO);
+
+FIXTURE_SETUP(fill)
+{
+	self->p[0] = self->p[1] = -1;
+	self->fd = zs_open_impl(variant->full, O_RDONLY, variant->impl);
+	if (self->fd < 0 && errno == EOPNOTSUPP)
+		SKIP(return, "%s: no per-file implementation %s", zs_dev_path(variant->full),
+		     zs_impl_names[variant->impl]);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, zs_pipe(self->p, variant->pipe_size, O_NONBLOCK))
+		TH_LOG("F_SETPIPE_SZ %d: %s", variant->pipe_size, strerror(errno));
+}
+
+FIXTURE_TEARDOWN(fill)
+{
+	close(self->fd);
+	close(self->p[0]);
+	close(self->p[1]);
+}
+
+static long fill_budget(void)
+{
+	const char *b = getenv("ZSPLICE_FILL_BUDGET");
+
+	return b ? atol(b) : 70000;
+}
+
+TEST_F_TIMEOUT(fill, small_splice_count, 120)
+{
+	long slots = variant->pipe_size / ZS_PAGE;
+	long unit, k = 1, expect, count = 0, budget = fill_budget();
+	double t0;
+	ssize_t n;
+
+	switch (variant->impl) {
+	case ZSPLICE_IMPL_COPY:
+		unit = 1;	/* one slot per splice whatever its size */
+		break;
+	case ZSPLICE_IMPL_ZEROPAGE:
+		unit = ZS_PAGE;
+		break;
+	default:
+		unit = zs_folio_size();
+		break;
+	}
+	if (unit > 1)
+		while (budget > 0 && k < unit && (slots - 1) * (unit / k) + 1 > budget)
+			k *= 2;
+	expect = unit > 1 ? (slots - 1) * (unit / k) + 1 : slots;
+
+	t0 = zs_now();
+	while ((n = splice(self->fd, NULL, self->p[1], NULL, k, 0)) == k) {
+		count++;
+		if (count > expect + 16)
+			break;
+	}
+	TH_LOG("%s %s pipe %d KiB: %ld splices of %ld byte(s) (expected %ld) in %.2f s",
+	       zs_dev_name(variant->full), zs_impl_names[variant->impl],
+	       variant->pipe_size / 1024, count, k, expect, zs_now() - t0);
+	EXPECT_EQ(-1, n) TH_LOG("splice returned %zd", n);
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(expect, count);
+	/* the pipe holds exactly what was spliced, all zeros */
+	EXPECT_EQ(count * k, zs_pipe_bytes(self->p[0]));
+	EXPECT_EQ(0, zs_read_zeros(self->p[0], count * k));
+	EXPECT_EQ(0, zs_pipe_bytes(self->p[0]));
+	/* and once drained it takes the same again */
+	if (expect <= 20000) {
+		long again = 0;
+
+		while (splice(self->fd, NULL, self->p[1], NULL, k, 0) == k && again <= expect)
+			again++;
+		EXPECT_EQ(expect, again);
+		EXPECT_EQ(0, zs_read_zeros(self->p[0], again * k));
+	}
+}
+
+TEST_HARNESS_MAIN
