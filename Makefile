@@ -51,3 +51,53 @@ lint:
 		$$(find drivers include -name '*.[ch]' | sort)
 	$(MAKE) -C $(KDIR) M=$(TOP) ZSPLICE_VERSION=$(ZSPLICE_VERSION) C=2 W=1 modules 2>&1 | \
 		tee /dev/stderr | { ! grep -E 'warning|error'; }
+
+# ---------------------------------------------------------------------------
+# Installation.  The module goes to /lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
+# under $(INSTALL_MOD_PATH), uncompressed, followed by depmod; the rest
+# under $(DESTDIR)$(PREFIX).
+INSTALL_MOD_DIR ?= updates
+PREFIX ?= /usr/local
+MODPROBE_CONF := $(DESTDIR)/etc/modprobe.d/zsplice.conf
+MOD_DEST := $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
+
+# depmod, unless INSTALL_MOD_PATH stages into a tree that is no module tree
+# of its own (no modules.order): there it would only index our module.
+define zs_depmod
+	@if [ -z "$(INSTALL_MOD_PATH)" ] || \
+	    [ -e $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/modules.order ]; then \
+		echo "depmod $(KVER)"; \
+		depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER); \
+	else \
+		echo "staged install: run depmod $(KVER) on the target"; \
+	fi
+endef
+
+.PHONY: install uninstall install-module
+install-module: module
+	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
+		INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) CONFIG_MODULE_COMPRESS_ALL= \
+		CONFIG_MODULE_SIG_ALL= DEPMOD=true modules_install
+	$(call zs_depmod)
+
+install: install-module userspace
+	install -D -m 0755 userspace/zsbench $(DESTDIR)$(PREFIX)/bin/zsbench
+	install -D -m 0644 Documentation/zsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/zsbench.1
+	install -D -m 0644 include/uapi/linux/zsplice.h $(DESTDIR)$(PREFIX)/include/linux/zsplice.h
+	@if [ -e $(MODPROBE_CONF) ]; then \
+		echo "keeping existing $(MODPROBE_CONF)"; \
+	else \
+		install -D -m 0644 drivers/char/zsplice/zsplice.conf $(MODPROBE_CONF); \
+	fi
+
+uninstall:
+	rm -f $(MOD_DEST)/zsplice.ko $(MOD_DEST)/zsplice.ko.xz
+	$(call zs_depmod)
+	rm -f $(DESTDIR)$(PREFIX)/bin/zsbench \
+	      $(DESTDIR)$(PREFIX)/share/man/man1/zsbench.1 \
+	      $(DESTDIR)$(PREFIX)/include/linux/zsplice.h
+	@if [ -e $(MODPROBE_CONF) ] && cmp -s $(MODPROBE_CONF) drivers/char/zsplice/zsplice.conf; then \
+		rm -f $(MODPROBE_CONF); \
+	elif [ -e $(MODPROBE_CONF) ]; then \
+		echo "keeping $(MODPROBE_CONF): it was edited"; \
+	fi
