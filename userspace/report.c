@@ -14,6 +14,14 @@ static const struct zsb_result *find(const struct zsb_results *rs,
 	return NULL;
 }
 
+static int find_impl(const struct zsb_results *rs, const char *impl)
+{
+	for (int i = 0; i < rs->n; i++)
+		if (!strcmp(rs->r[i].impl, impl))
+			return 1;
+	return 0;
+}
+
 static int is_fill(const struct zsb_result *r)
 {
 	return !strcmp(r->unit, "fill_count");
@@ -95,6 +103,18 @@ void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline)
 		fprintf(f, "stress-ng: %s\n", rs->stress_ng_version);
 	if (rs->fio_version[0])
 		fprintf(f, "fio: %s\n", rs->fio_version);
+	if (!find_impl(rs, baseline)) {
+		fprintf(f, "\n(baseline %s not measured: absolute figures)\n\n", baseline);
+		fprintf(f, "%10s %5s  %-14s %s\n", "mean", "\xcf\x83", "impl", "metric");
+		for (int i = 0; i < rs->n; i++) {
+			char c[64];
+
+			cell(c, sizeof(c), &rs->r[i]);
+			fprintf(f, "%s  %-14s %s\n", c, rs->r[i].impl, rs->r[i].metric);
+		}
+		fflush(f);
+		return;
+	}
 	for (int k = 0; k < nimpl; k++) {
 		int rows = 0;
 

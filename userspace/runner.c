@@ -33,21 +33,30 @@ int zsb_nproc(void)
 
 void zsb_progress(const char *fmt, ...)
 {
+	static int tty = -1;
 	va_list ap;
 
 	if (zsb_quiet)
 		return;
-	fputs("\r\033[K", stderr);
+	if (tty < 0)
+		tty = isatty(2);
+	if (tty)
+		fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	if (!tty) {
+		fputc('\n', stderr);
+		fflush(stderr);
+		return;
+	}
 	fflush(stderr);
 	progress_shown = 1;
 }
 
 void zsb_progress_done(void)
 {
-	if (progress_shown && !zsb_quiet)
+	if (progress_shown && !zsb_quiet && isatty(2))
 		fputs("\r\033[K", stderr);
 	progress_shown = 0;
 }
@@ -170,7 +179,7 @@ static double run_once(const struct zsb_opts *o, const struct zsb_impl *im,
 		}
 		if (wl->flags & WL_FILL)
 			r->fill_count = (double)c->fill_count;
-		if (c->iowq_workers > r->iowq_workers)
+		if (r->iowq_workers >= 0 && c->iowq_workers > r->iowq_workers)
 			r->iowq_workers = c->iowq_workers;
 		if (c->note[0] && !note[0])
 			snprintf(note, notelen, "%s", c->note);
