@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The JSON writer: exact text for a known record, escaping, and read-back. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "zsbench.h"
+#include "tap.h"
+
+static const char expected[] =
+"{\n\"tool\":\"zsbench\",\n\"kernel\":\"6.12.0\",\n\"duration\":0.200,\n"
+"\"baseline\":\"copy\",\n\"stress_ng_version\":\"stress-ng, \\\"v\\\" 0.15\",\n"
+"\"fio_version\":\"\",\n\"records\":[\n"
+"{\"source\":\"zsbench\",\"workload\":\"fill\",\"variant\":\"fill\",\"size\":1,"
+"\"threads\":1,\"impl\":\"copy\",\"metric\":\"zsbench.fill.64K.fill_count\","
+"\"unit\":\"fill_count\",\"ops_per_sec_mean\":150.000,\"ops_per_sec_stddev\":70.711,"
+"\"runs\":2,\"ops_per_sec\":[100.000,200.000],\"bytes_per_sec_mean\":2400.000,"
+"\"unsupported\":false,\"error\":\"\",\"fill_count\":16,\"enospc_per_sec\":0.000,"
+"\"note\":\"a\\\\b\\nc\"},\n"
+"{\"source\":\"zsbench\",\"workload\":\"splice\",\"variant\":\"splice-64K\","
+"\"size\":65536,\"threads\":2,\"impl\":\"none\",\"metric\":\"m\",\"unit\":\"ops_per_sec\","
+"\"ops_per_sec_mean\":0.000,\"ops_per_sec_stddev\":0.000,\"runs\":1,\"ops_per_sec\":[0.000],"
+"\"bytes_per_sec_mean\":0.000,\"unsupported\":true,\"error\":\"EINVAL\","
+"\"iowq_workers\":0,\"enospc_per_sec\":0.000,\"note\":\"\"}\n"
+"]\n}\n";
+
+int main(void)
+{
+	struct zsb_results rs = { 0 }, back = { 0 };
+	struct zsb_result *r;
+	char *text = NULL, path[] = "/tmp/zsb-json-XXXXXX";
+	size_t len = 0;
+	FILE *f;
+	int fd;
+
+	snprintf(rs.kernel, sizeof(rs.kernel), "6.12.0");
+	snprintf(rs.baseline, sizeof(rs.baseline), "copy");
+	snprintf(rs.stress_ng_version, sizeof(rs.stress_ng_version), "stress-ng, \"v\" 0.15");
+	rs.duration = 0.2;
+	r = zsb_results_add(&rs);
+	snprintf(r->source, sizeof(r->source), "zsbench");
+	snprintf(r->workload, sizeof(r->workload), "fill");
+	snprintf(r->variant, sizeof(r->variant), "fill");
+	snprintf(r->impl, sizeof(r->impl), "copy");
+	snprintf(r->metric, sizeof(r->metric), "zsbench.fill.64K.fill_count");
+	snprintf(r->unit, sizeof(r->unit), "fill_count");
+	snprintf(r->note, sizeof(r->note), "a\\b\nc");
+	r->size = 1;
+	r->threads = 1;
+	r->runs = 2;
+	r->vals[0] = 100;
+	r->vals[1] = 200;
+	r->bytes_per_sec_mean = 2400;
+	r->fill_count = 16;
+	zsb_result_finish(r);
+	r = zsb_results_add(&rs);
+	snprintf(r->source, sizeof(r->source), "zsbench");
+	snprintf(r->workload, sizeof(r->workload), "splice");
+	snprintf(r->variant, sizeof(r->variant), "splice-64K");
+	snprintf(r->impl, sizeof(r->impl), "none");
+	snprintf(r->metric, sizeof(r->metric), "m");
+	snprintf(r->unit, sizeof(r->unit), "ops_per_sec");
+	snprintf(r->error, sizeof(r->error), "EINVAL");
+	r->size = 65536;
+	r->threads = 2;
+	r->runs = 1;
+	r->unsupported = 1;
+	r->iowq_workers = 0;
+	zsb_result_finish(r);
+
+	f = open_memstream(&text, &len);
+	tap_ok(zsb_json_write(f, &rs) == 0, "writer succeeds");
+	fclose(f);
+	tap_str(text, expected, "document text as expected");
+
+	fd = mkstemp(path);
+	tap_ok(fd >= 0 && write(fd, text, len) == (ssize_t)len, "temp file written");
+	close(fd);
+	tap_ok(zsb_json_read_file(path, &back) == 0, "reader parses the document");
+	tap_ok(back.n == 2, "two records read back");
+	if (back.n == 2) {
+		tap_str(back.r[0].note, "a\\b\nc", "escaped note round-trips");
+		tap_ok(back.r[0].fill_count == 16 && back.r[0].runs == 2 &&
+		       back.r[0].vals[1] == 200 && back.r[0].size == 1, "numbers round-trip");
+		tap_near(back.r[0].stddev, 70.711, 1e-9, "stddev read back");
+		tap_ok(back.r[1].unsupported && !strcmp(back.r[1].error, "EINVAL") &&
+		       back.r[1].iowq_workers == 0 && back.r[1].fill_count == -1,
+		       "unsupported record read back");
+		tap_str(back.stress_ng_version, "stress-ng, \"v\" 0.15", "meta string read back");
+	}
+	f = fopen(path, "w");
+	fputs("{\"records\":[{\"impl\":\"copy\"", f);
+	fclose(f);
+	{
+		struct zsb_results bad = { 0 };
+
+		tap_ok(zsb_json_read_file(path, &bad) == -1, "truncated document rejected");
+		free(bad.r);
+	}
+	unlink(path);
+	free(text);
+	free(rs.r);
+	free(back.r);
+	return tap_done();
+}

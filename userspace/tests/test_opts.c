@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Option parsing and its errors. */
+#include "zsbench.h"
+#include "tap.h"
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof(a[0])) - 1)
+
+static struct zsb_opts o;
+static char err[256];
+
+static int parse(int argc, char **argv)
+{
+	return zsb_parse_opts(argc, argv, &o, err, sizeof(err));
+}
+
+static void bad(char **argv, int argc, const char *want, const char *name)
+{
+	int rc = parse(argc, argv);
+
+	tap_ok(rc == -1 && strstr(err, want) && !strchr(err, '\n'), name);
+	if (rc != -1 || !strstr(err, want))
+		printf("#   rc %d err '%s', want '%s'\n", rc, err, want);
+}
+
+int main(void)
+{
+	char *a0[] = { "zsbench", NULL };
+	char *a1[] = { "zsbench", "--impl", "copy,zeropage", "--workload", "splice-64K,fill",
+		       "--threads", "1,4", "--runs", "3", "--duration", "0.5",
+		       "--baseline", "zeropage", "--json", "x.json", "--plot", "x.png", NULL };
+	char *a2[] = { "zsbench", "--workload", "splice", NULL };
+	char *a3[] = { "zsbench", "--quick", NULL };
+	char *a4[] = { "zsbench", "--all", "--tools-only", "--no-load", NULL };
+	char *b1[] = { "zsbench", "--nope", NULL };
+	char *b2[] = { "zsbench", "--impl", "bogus", NULL };
+	char *b3[] = { "zsbench", "--runs", "0", NULL };
+	char *b4[] = { "zsbench", "--runs", "2.5", NULL };
+	char *b5[] = { "zsbench", "--duration", "-1", NULL };
+	char *b6[] = { "zsbench", "--threads", "x", NULL };
+	char *b7[] = { "zsbench", "--workload", "dance", NULL };
+	char *b8[] = { "zsbench", "--runs", NULL };
+	char *b9[] = { "zsbench", "stray", NULL };
+	char *b10[] = { "zsbench", "--module", "a.ko", "--no-load", NULL };
+	char *b11[] = { "zsbench", "--tools-only", NULL };
+	char *b12[] = { "zsbench", "--baseline", "zero", NULL };
+	char *b13[] = { "zsbench", "--fill-pipe", "100", NULL };
+	char *b14[] = { "zsbench", "--impl", ",", NULL };
+	int nimpl_default = 0, nwl_default = 0;
+
+	for (size_t i = 0; i < zsb_nimpls; i++)
+		nimpl_default += zsb_impls[i].default_on;
+	for (size_t i = 0; i < zsb_nworkloads; i++)
+		nwl_default += zsb_workloads[i].default_on;
+
+	tap_ok(parse(ARGC(a0), a0) == 0, "no options parse");
+	tap_ok(o.runs == 5 && o.duration == 0.2 && !strcmp(o.baseline, "copy"),
+	       "defaults: 5 runs, 0.2 s, baseline copy");
+	tap_ok(o.nimpls == nimpl_default && o.nwls == nwl_default, "default selections");
+	tap_ok(o.threads[0] == 1 && (zsb_nproc() == 1 ? o.nthreads == 1 :
+	       o.nthreads == 2 && o.threads[1] == zsb_nproc()), "default threads 1,nproc");
+	tap_ok(o.fill_pipe == 65536 && o.folio_order == 4, "default fill pipe and folio order");
+
+	tap_ok(parse(ARGC(a1), a1) == 0, "full option set parses");
+	tap_ok(o.nimpls == 2 && !strcmp(o.impls[0]->name, "copy") &&
+	       !strcmp(o.impls[1]->name, "zeropage"), "--impl list");
+	tap_ok(o.nwls == 2 && !strcmp(o.wls[0]->variant, "splice-64K") &&
+	       !strcmp(o.wls[1]->variant, "fill"), "--workload variants");
+	tap_ok(o.nthreads == 2 && o.threads[0] == 1 && o.threads[1] == 4, "--threads list");
+	tap_ok(o.runs == 3 && o.duration == 0.5, "--runs and --duration");
+	tap_ok(!strcmp(o.baseline, "zeropage") && !strcmp(o.json, "x.json") &&
+	       !strcmp(o.plot, "x.png"), "--baseline --json --plot");
+	tap_ok(parse(ARGC(a2), a2) == 0 && o.nwls == 4, "--workload splice selects 4 sizes");
+	tap_ok(parse(ARGC(a3), a3) == 0 && o.runs == 2 && o.duration == 0.05 &&
+	       o.nthreads == 1 && o.threads[0] == 1, "--quick");
+	tap_ok(parse(ARGC(a4), a4) == 0 && o.stress_ng && o.fio && o.no_workloads &&
+	       o.no_load, "--all --tools-only --no-load");
+
+	bad(b1, ARGC(b1), "unknown option '--nope'", "unknown option");
+	bad(b2, ARGC(b2), "unknown implementation 'bogus'", "unknown implementation");
+	bad(b3, ARGC(b3), "--runs", "runs 0 rejected");
+	bad(b4, ARGC(b4), "--runs", "runs 2.5 rejected");
+	bad(b5, ARGC(b5), "--duration", "negative duration rejected");
+	bad(b6, ARGC(b6), "bad thread count 'x'", "bad thread count");
+	bad(b7, ARGC(b7), "unknown workload 'dance'", "unknown workload");
+	bad(b8, ARGC(b8), "needs a value", "missing value");
+	bad(b9, ARGC(b9), "unexpected argument 'stray'", "stray argument");
+	bad(b10, ARGC(b10), "exclude each other", "--module with --no-load");
+	bad(b11, ARGC(b11), "--tools-only needs", "--tools-only alone");
+	bad(b12, ARGC(b12), "unknown baseline", "unknown baseline");
+	bad(b13, ARGC(b13), "--fill-pipe", "fill pipe too small");
+	bad(b14, ARGC(b14), "empty list", "empty list");
+	return tap_done();
+}
