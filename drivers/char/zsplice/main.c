@@ -111,29 +111,32 @@ static int zs_release(struct inode *inode, struct file *file)
 static ssize_t zs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct zs_dev *zdev = zs_file_dev(iocb->ki_filp);
-	ssize_t done = 0;
+	ssize_t done = 0, err = 0;
 
 	this_cpu_add(zdev->stats->read_calls, 1);
 	while (iov_iter_count(to)) {
-		size_t want = min_t(size_t, iov_iter_count(to), PAGE_SIZE);
-		size_t n = iov_iter_zero(want, to);
+		size_t n = iov_iter_zero(min_t(size_t, iov_iter_count(to),
+					       PAGE_SIZE), to);
 
+		if (!n) {
+			err = -EFAULT;
+			break;
+		}
 		done += n;
-		if (n < want)
+		if (signal_pending(current)) {
+			err = -ERESTARTSYS;
 			break;
-		if (signal_pending(current))
-			break;
+		}
 		if (need_resched()) {
-			if (iocb->ki_flags & IOCB_NOWAIT)
+			if (iocb->ki_flags & IOCB_NOWAIT) {
+				err = -EAGAIN;
 				break;
+			}
 			cond_resched();
 		}
 	}
-	if (!done && iov_iter_count(to)) {
-		if (signal_pending(current))
-			return -ERESTARTSYS;
-		return (iocb->ki_flags & IOCB_NOWAIT) ? -EAGAIN : -EFAULT;
-	}
+	if (!done)
+		return err;
 	this_cpu_add(zdev->stats->read_bytes, done);
 	return done;
 }

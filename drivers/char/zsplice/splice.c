@@ -57,11 +57,12 @@ static size_t zs_splice_fill(struct pipe_inode_info *pipe, enum zs_set set,
 	struct page *page;
 	size_t done = 0;
 
+	*slots = 0;
+	if (!len || pipe_full(pipe->head, pipe->tail, pipe->max_usage))
+		return 0;
 	free = pipe->max_usage - pipe_occupancy(pipe->head, pipe->tail);
 	nr = min_t(size_t, free, DIV_ROUND_UP(len, size));
 	*slots = nr;
-	if (!nr)
-		return 0;
 
 	page = zs_pages_get(set, &cpu);
 	page_ref_add(page, nr);
