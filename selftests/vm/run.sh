@@ -1,0 +1,338 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# zsvm: run one command as root in a QEMU guest booting a Debian kernel from
+# an initramfs, and bring back its exit status, its output and files.
+#
+# Usage: run.sh [options] -- 'guest shell command'
+#   --kver KVER         guest kernel (default $KVER, else newest installed 6.12)
+#   --cpus N            vCPUs (default 2)
+#   --mem SIZE          guest memory (default 2G)
+#   --timeout SEC       hard timeout for the whole run (default 1200)
+#   --out DIR           logs: console.log, output.log, collected files
+#   --file HOST[:GUEST] copy HOST into the guest (default /zs/; GUEST ending
+#                       in / is a directory); repeatable.  Shared libraries
+#                       of executables come along (ldd).
+#   --collect PATH      bring guest file PATH back into DIR; repeatable
+#   --interactive       busybox shell on the serial console (make vm-shell)
+#   --quiet             do not stream the guest output to stdout
+#
+# Environment: VM_ACCEL=tcg|kvm forces the accelerator (default: KVM when a
+# probe boot works, cached in the build dir), ZSVM_BUILD=DIR the build dir.
+#
+# Exit status: the guest command's status; 124 hard timeout; 4 no exit
+# status reported; 3 kernel splat (BUG, WARNING, Oops, hung task, ...) even
+# when the command passed; 2 usage or setup error.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=selftests/vm/kver.sh
+. "$here/kver.sh"
+
+build=${ZSVM_BUILD:-$here/.build}
+kver=${KVER:-}
+cpus=2
+mem=2G
+timeout=1200
+out=
+interactive=0
+quiet=0
+files=()
+collects=()
+
+die() { echo "zsvm: $*" >&2; exit 2; }
+usage() { sed -n '5,26s/^# \{0,1\}//p' "$0"; exit "${1:-2}"; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kver) kver=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--file) files+=("$2"); shift 2 ;;
+	--collect) collects+=("$2"); shift 2 ;;
+	--interactive) interactive=1; shift ;;
+	--quiet) quiet=1; shift ;;
+	-h|--help) usage 0 ;;
+	--) shift; break ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+done
+cmd=${*:-}
+[ -n "$cmd" ] || [ "$interactive" = 1 ] || die "no guest command (run.sh [options] -- 'command')"
+[[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
+[ -n "$kver" ] || kver=$(zs_installed_kver) ||
+	die "no 6.12.*+deb12-amd64 kernel with headers installed (run selftests/vm/deps.sh)"
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || die "$kernel missing"
+[ -d "/lib/modules/$kver" ] || die "/lib/modules/$kver missing"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (run selftests/vm/deps.sh)"
+
+mkdir -p "$build"
+if [ -z "$out" ]; then
+	out=$(mktemp -d "$build/run.XXXXXX")
+else
+	mkdir -p "$out"
+fi
+out=$(cd "$out" && pwd)
+
+# ---------------------------------------------------------------- base cpio
+# Host files that make up the base: busybox, bash, kmod, stress-ng, fio, trinity
+# and their libraries, the guest kernel's module index and the modules that
+# ext4 and loop need (unless built in).
+base_bins() {
+	local b
+	for b in busybox bash kmod stress-ng fio trinity; do
+		command -v "$b" || echo "zsvm: warning: $b not installed, not in guest" >&2
+	done
+}
+
+# Shared libraries of the executables given, one path a line (ldd).
+libs_of() {
+	local f
+	for f in "$@"; do
+		[ -x "$f" ] && [ -f "$f" ] || continue
+		{ ldd "$f" 2>/dev/null || true; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+	done | sort -u
+}
+
+# Module files (relative to /lib/modules/KVER) for ext4 and loop with their
+# dependencies and soft dependencies; modules built in need none (modprobe
+# then prints "builtin NAME").
+guest_modules() {
+	local m
+	for m in ext4 loop; do
+		modprobe -S "$kver" --show-depends "$m" 2>/dev/null |
+			sed -n "s|^insmod /lib/modules/$kver/\([^ ]*\).*|\1|p"
+	done | sort -u
+}
+
+# Copy host file $1 into staging root $2 at its resolved location (so that
+# /lib -> usr/lib style symlinked directories stay symlinks in the guest);
+# $3 overrides the guest path.
+stage_file() {
+	local src=$1 root=$2 dst=${3:-}
+	if [ -z "$dst" ]; then
+		dst=$(readlink -f "$(dirname "$src")")/$(basename "$src")
+	fi
+	mkdir -p "$root$(dirname "$dst")"
+	cp -L --preserve=mode "$src" "$root$dst"
+}
+
+build_base() {
+	local stage=$1 b f
+	rm -rf "$stage"
+	mkdir -p "$stage"
+	# Merged /usr like the host: bin, sbin, lib, lib64 are symlinks.
+	(cd "$stage" && mkdir -p usr/bin usr/sbin usr/lib usr/lib64 etc proc sys dev tmp run root \
+		zs/bin mnt var/tmp "usr/lib/modules/$kver" &&
+		ln -s usr/bin bin && ln -s usr/sbin sbin && ln -s usr/lib lib && ln -s usr/lib64 lib64)
+	for b in $(base_bins); do
+		stage_file "$b" "$stage" "/usr/bin/$(basename "$b")"
+	done
+	libs_of $(base_bins 2>/dev/null) >"$build/base-libs-$kver"
+	for f in $(cat "$build/base-libs-$kver"); do
+		stage_file "$f" "$stage"
+	done
+	# ld.so at the path the binaries ask for.
+	[ -e /lib64/ld-linux-x86-64.so.2 ] && stage_file /lib64/ld-linux-x86-64.so.2 "$stage"
+	for b in $("$stage/usr/bin/busybox" --list); do
+		case $b in busybox|init|linuxrc) continue ;; esac
+		[ -e "$stage/usr/bin/$b" ] || ln -s busybox "$stage/usr/bin/$b"
+	done
+	for b in insmod rmmod modprobe depmod lsmod modinfo; do
+		rm -f "$stage/usr/bin/$b"
+		ln -s kmod "$stage/usr/bin/$b"
+		ln -s ../bin/kmod "$stage/usr/sbin/$b"
+	done
+	for f in /lib/modules/"$kver"/modules.*; do
+		cp "$f" "$stage/usr/lib/modules/$kver/"
+	done
+	for f in $(guest_modules); do
+		mkdir -p "$stage/usr/lib/modules/$kver/$(dirname "$f")"
+		cp "/lib/modules/$kver/$f" "$stage/usr/lib/modules/$kver/$f"
+	done
+	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
+		>"$stage/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+	printf 'hosts: files\n' >"$stage/etc/nsswitch.conf"
+	printf '127.0.0.1 localhost zsvm\n::1 localhost\n' >"$stage/etc/hosts"
+	: >"$stage/etc/mtab"
+	install -m 0755 "$here/init.sh" "$stage/init"
+	chmod 1777 "$stage/tmp" "$stage/var/tmp"
+}
+
+# The base is rebuilt when any input changes: the list of input files with
+# sizes and mtimes, this script and the guest init.
+base_key() {
+	{
+		echo "$kver"
+		local f
+		for f in $(base_bins 2>/dev/null) $(libs_of $(base_bins 2>/dev/null)) \
+			 /lib/modules/"$kver"/modules.* "$here/run.sh" "$here/init.sh"; do
+			stat -L -c '%n %s %Y' "$f"
+		done
+		guest_modules
+	} | sha256sum | cut -c1-16
+}
+
+base=$build/base-$kver.cpio
+key=$(base_key)
+if [ "$(cat "$base.key" 2>/dev/null)" != "$key" ] || [ ! -s "$base" ]; then
+	[ "$quiet" = 1 ] || echo "zsvm: building base initramfs for $kver" >&2
+	build_base "$build/base-$kver.d"
+	(cd "$build/base-$kver.d" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet) >"$base.tmp"
+	mv "$base.tmp" "$base"
+	echo "$key" >"$base.key"
+	rm -rf "$build/base-$kver.d"
+fi
+
+# ------------------------------------------------------------ per-run cpio
+stage=$out/.stage
+rm -rf "$stage"
+mkdir -p "$stage/zs/bin"
+for spec in "${files[@]+"${files[@]}"}"; do
+	src=${spec%%:*}
+	if [ "$src" != "$spec" ]; then dst=${spec#*:}; else dst=/zs/; fi
+	[ -e "$src" ] || die "--file $src: no such file"
+	case $dst in
+	*/) dst=$dst$(basename "$src") ;;
+	esac
+	mkdir -p "$stage$(dirname "$dst")"
+	cp -rL --preserve=mode "$src" "$stage$dst"
+	if [ -f "$src" ] && [ -x "$src" ]; then
+		for f in $(libs_of "$src"); do
+			# Already in the base?  Then skip.
+			[ -e "$build/base-libs-$kver" ] && grep -qxF "$f" "$build/base-libs-$kver" && continue
+			stage_file "$f" "$stage"
+		done
+	fi
+done
+printf '%s\n' "$cmd" >"$stage/zs/cmd"
+if [ ${#collects[@]} -gt 0 ]; then
+	printf '%s\n' "${collects[@]}" >"$stage/zs/collect"
+fi
+[ "$interactive" = 1 ] && : >"$stage/zs/interactive"
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$out/run.cpio"
+cat "$base" "$out/run.cpio" >"$out/initrd.cpio"
+rm -rf "$stage" "$out/run.cpio"
+
+# ------------------------------------------------------------ accelerator
+# KVM only when a probe boot of the guest kernel gets as far as panicking
+# for lack of a root fs; some hosts' KVM cannot run a stock guest.
+probe_kvm() {
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	local log=$build/kvm-probe.log
+	rm -f "$log"
+	timeout 20 qemu-system-x86_64 -accel kvm -cpu host -m 256 -smp 1 -nodefaults \
+		-display none -monitor none -no-reboot -serial "file:$log" \
+		-kernel "$kernel" -append 'console=ttyS0 panic=-1' >/dev/null 2>&1 || true
+	grep -q 'Kernel panic' "$log" 2>/dev/null
+}
+
+accel=${VM_ACCEL:-}
+if [ -z "$accel" ]; then
+	verdict=$build/accel-$(uname -r)
+	if [ ! -s "$verdict" ]; then
+		if probe_kvm; then echo kvm >"$verdict"; else echo tcg >"$verdict"; fi
+	fi
+	accel=$(cat "$verdict")
+fi
+case $accel in
+kvm) accel_args=(-accel kvm -cpu host) ;;
+tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
+*) die "VM_ACCEL must be tcg or kvm" ;;
+esac
+
+# ------------------------------------------------------------------- boot
+append="console=ttyS0,115200 panic=-1 rdinit=/init loglevel=7 printk.time=1"
+qemu=(qemu-system-x86_64 "${accel_args[@]}" -smp "$cpus" -m "$mem" -nodefaults -no-reboot
+      -display none -kernel "$kernel" -initrd "$out/initrd.cpio" -append "$append")
+
+: >"$out/console.log"
+: >"$out/output.log"
+
+if [ "$interactive" = 1 ]; then
+	echo "zsvm: interactive guest ($accel, $kver); Ctrl-A X quits QEMU" >&2
+	"${qemu[@]}" -chardev "stdio,id=con,mux=on,signal=off,logfile=$out/console.log" \
+		-serial chardev:con -mon chardev=con,mode=readline -serial "file:$out/output.log"
+	exit 0
+fi
+
+[ "$quiet" = 1 ] || echo "zsvm: booting $kver ($accel, $cpus cpus, $mem), logs in $out" >&2
+start=$(date +%s)
+"${qemu[@]}" -monitor none -serial "file:$out/console.log" -serial "file:$out/output.log" \
+	>"$out/qemu.log" 2>&1 </dev/null &
+qpid=$!
+trap 'kill $qpid 2>/dev/null || true' EXIT
+trap 'kill $qpid 2>/dev/null || true; exit 130' INT TERM
+
+tpid=
+if [ "$quiet" = 0 ]; then
+	# Stream the command's output until the exit marker.
+	tail -n +1 -s 0.2 -f --pid=$qpid "$out/output.log" 2>/dev/null |
+		awk '/^ZSVM-EXIT /{ exit } { print; fflush() }' &
+	tpid=$!
+fi
+
+timed_out=0
+while kill -0 $qpid 2>/dev/null; do
+	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
+		timed_out=1
+		kill $qpid 2>/dev/null || true
+		sleep 1
+		kill -9 $qpid 2>/dev/null || true
+		break
+	fi
+	sleep 0.5
+done
+wait $qpid 2>/dev/null || true
+[ -z "$tpid" ] || wait "$tpid" 2>/dev/null || true
+trap - EXIT INT TERM
+elapsed=$(($(date +%s) - start))
+rm -f "$out/initrd.cpio"
+
+# ----------------------------------------------------------------- verdict
+# Collected files.
+awk -v dir="$out" '
+	/^ZSVM-FILE-BEGIN / { f = $2; sub(/.*\//, "", f); path = dir "/" f ".b64"; printf "" > path; next }
+	/^ZSVM-FILE-END / { close(path); path = ""; next }
+	path != "" { print > path }
+	/^ZSVM-FILE-MISSING / { print "zsvm: guest file " $2 " missing, not collected" > "/dev/stderr" }
+' "$out/output.log"
+for f in "$out"/*.b64; do
+	[ -e "$f" ] || continue
+	base64 -d "$f" >"${f%.b64}" || echo "zsvm: could not decode ${f%.b64}" >&2
+	rm -f "$f"
+done
+
+# Kernel splats: print from a little before the first one.
+splat_re='BUG:|WARNING:|Oops|general protection|blocked for more than|Kernel panic|list_del corruption|list_add corruption|refcount_t:|kernel BUG at|UBSAN:|KASAN:|KFENCE:|detected stalls on CPU|self-detected stall|Unable to handle kernel|unreferenced object'
+splat=0
+if line=$(grep -anE "$splat_re" "$out/console.log" | head -n 1 | cut -d: -f1) && [ -n "$line" ]; then
+	splat=1
+	{
+		echo "zsvm: ---- guest kernel log from line $line of $out/console.log ----"
+		sed -n "$((line > 5 ? line - 5 : 1)),$((line + 80))p" "$out/console.log"
+		echo "zsvm: ----"
+	} >&2
+fi
+
+rc=$(awk '/^ZSVM-EXIT [0-9]+$/ { rc = $2 } END { print rc }' "$out/output.log")
+if [ "$timed_out" = 1 ]; then
+	echo "zsvm: TIMEOUT after $timeout s (logs in $out)" >&2
+	exit 124
+fi
+if [ "$splat" = 1 ]; then
+	echo "zsvm: kernel splat (command status ${rc:-none}; logs in $out)" >&2
+	exit 3
+fi
+if [ -z "$rc" ]; then
+	echo "zsvm: guest did not report an exit status (logs in $out)" >&2
+	tail -n 30 "$out/console.log" >&2
+	exit 4
+fi
+[ "$quiet" = 1 ] || echo "zsvm: guest command exited with status $rc after $elapsed s" >&2
+exit "$rc"

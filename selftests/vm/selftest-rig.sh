@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The VM rig tests itself: boots guests that must fail in known ways and
+# checks that run.sh reports each one correctly.  Prints TAP; every
+# assertion is one test.  A rig that cannot fail is no rig.
+#
+# Usage: selftest-rig.sh [--out DIR]   (KVER= selects the guest kernel)
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=selftests/vm/kver.sh
+. "$here/kver.sh"
+out=$here/.build/selftest-rig
+[ "${1:-}" = "--out" ] && out=$2
+kver=${KVER:-$(zs_installed_kver)}
+export KVER=$kver
+rm -rf "$out"
+mkdir -p "$out"
+n=0
+failures=0
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $*"; }
+check() { # check DESCRIPTION CONDITION...
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+
+# vm NAME [run.sh args...]: run a guest; status in $rc, its stderr in
+# $out/NAME/zsvm.err.
+vm() {
+	local name=$1
+	shift
+	mkdir -p "$out/$name"
+	echo "# rig: $name: run.sh $*"
+	"$here/run.sh" --quiet --out "$out/$name" "$@" 2>"$out/$name/zsvm.err" >/dev/null
+	rc=$?
+	echo "# rig: $name: exit status $rc"
+	sed 's/^/#   /' "$out/$name/zsvm.err" | grep -E 'zsvm: [A-Za-z]' | head -n 5
+}
+
+echo "TAP version 13"
+echo "1..12"
+
+# 1. A command that succeeds, with a file in and a file back.
+echo "zsvm payload $$" >"$out/payload.txt"
+vm pass --timeout 300 --file "$out/payload.txt" --collect /tmp/back.txt \
+	-- 'cat /zs/payload.txt; cp /zs/payload.txt /tmp/back.txt; echo "path=$PATH"'
+check "passing command reports status 0" [ "$rc" = 0 ]
+check "command output reaches output.log" grep -q "zsvm payload $$" "$out/pass/output.log"
+check "collected file comes back intact" cmp -s "$out/payload.txt" "$out/pass/back.txt"
+
+# 2. A failing command: its status must come back as the run's status.
+vm fail --timeout 300 -- 'echo "about to fail"; false || exit 7'
+check "failing command reports its status (7, got $rc)" [ "$rc" = 7 ]
+check "failing run keeps the console log" grep -q 'Linux version' "$out/fail/console.log"
+
+# 3. A kernel WARNING from a test-only module, while the command passes.
+wbuild=$here/.build/warn_module
+rm -rf "$wbuild"
+mkdir -p "$wbuild"
+cp "$here/warn_module/zsvm_warn.c" "$here/warn_module/Kbuild" "$here/warn_module/Makefile" "$wbuild/"
+if make -s -C "$wbuild" KVER="$kver" >"$out/warn_build.log" 2>&1 && [ -f "$wbuild/zsvm_warn.ko" ]; then
+	ok "warn test module builds against $kver"
+	vm warn --timeout 300 --file "$wbuild/zsvm_warn.ko" -- 'insmod /zs/zsvm_warn.ko; echo "insmod returned $?"; exit 0'
+	check "kernel WARNING fails the run as a splat (3, got $rc)" [ "$rc" = 3 ]
+	check "splat is reported with the WARNING text" \
+		grep -q 'zsvm_warn: deliberate warning' "$out/warn/zsvm.err"
+else
+	sed 's/^/# /' "$out/warn_build.log"
+	notok "warn test module builds against $kver"
+	notok "kernel WARNING fails the run as a splat (module not built)"
+	notok "splat is reported with the WARNING text (module not built)"
+fi
+
+# 4. A guest that never finishes: hard timeout.
+vm hang --timeout 30 -- 'echo sleeping; sleep 100000'
+check "hung guest hits the hard timeout (124, got $rc)" [ "$rc" = 124 ]
+check "timeout is reported as such" grep -q 'zsvm: TIMEOUT after 30 s' "$out/hang/zsvm.err"
+
+# 5. A guest that dies before reporting a status.
+vm die --timeout 300 -- 'echo dying; poweroff -f; sleep 100'
+check "guest that dies unreported gives status 4 (got $rc)" [ "$rc" = 4 ]
+check "missing status is reported as such" \
+	grep -q 'zsvm: guest did not report an exit status' "$out/die/zsvm.err"
+
+[ "$failures" = 0 ]

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Count TAP/KTAP results in the logs of `make check`.
+#   awk -f tapcount.awk LOG...
+# Logs are split into sections by "# ZSVM-BEGIN name" / "# ZSVM-END name
+# rc=N" lines (a log without them is one section).  Counted:
+#   - leaf results "ok"/"not ok" at any indentation; a result that closes a
+#     block of deeper-indented subtests is a summary and is not counted,
+#     except a "not ok" summary whose subtests all passed (one failure);
+#   - "# SKIP" results as skipped, "# XFAIL" as passed, "not ok ... # TODO"
+#     as skipped;
+#   - fewer top-level results than the plan(s) announced: the missing ones
+#     fail;
+#   - a section that ended with a nonzero status and no failing result
+#     fails once, one killed by a signal or timeout (status >= 124) always
+#     fails once more, one without an END line fails (program or guest died).
+# Prints failures as "FAIL: section: text" and the last line
+# "N passed, N failed[, N skipped]".
+
+function sec_begin(name) {
+	sec = name
+	sec_fail = 0; sec_skip = 0; plan = 0; top = 0; topind = -1; last = -1
+	delete deep
+}
+
+function fail(text) {
+	failed++; sec_fail++
+	nfail++; why[nfail] = sec ": " text
+}
+
+function sec_end(rc) {
+	if (plan > 0 && top < plan)
+		fail(sprintf("%d of %d planned results missing", plan - top, plan))
+	if (rc >= 124)
+		fail(sprintf("exited with status %d (killed, crashed or timed out)", rc))
+	else if (rc != 0 && sec_fail == 0 && !(rc == 4 && sec_skip > 0))
+		fail(sprintf("exited with status %d", rc))
+}
+
+# End of a section without its END line: an explicit one died.
+function close_section() {
+	if (explicit) fail("no end marker (program or guest died)")
+	sec_end(0)
+	explicit = 0
+}
+
+BEGIN { passed = failed = skipped = 0; explicit = 0 }
+
+FNR == 1 {
+	if (NR > 1) close_section()
+	f = FILENAME; sub(/.*\//, "", f); sec_begin(f)
+}
+
+{ sub(/\r$/, "") }
+
+/^# ZSVM-BEGIN / { close_section(); sec_begin($3); explicit = 1; next }
+
+/^# ZSVM-END / {
+	rc = $4; sub(/^rc=/, "", rc)
+	sec_end(rc + 0); sec_begin(f); explicit = 0; next
+}
+
+# Plans: "1..N" (KTAP "  1..N" for subtests is ignored: leaves are counted).
+/^[ \t]*1\.\.[0-9]+/ {
+	match($0, /^[ \t]*/); ind = RLENGTH
+	if (topind < 0) topind = ind
+	if (ind == topind) { n = $0; sub(/^[ \t]*1\.\./, "", n); plan += n + 0 }
+	next
+}
+
+/^[ \t]*(not )?ok([ \t]|$)/ {
+	match($0, /^[ \t]*/); ind = RLENGTH
+	line = substr($0, ind + 1)
+	notok = (line ~ /^not ok/)
+	if (topind < 0) topind = ind
+	if (ind == topind) top++
+	isparent = (last > ind)
+	last = ind
+	if (isparent) {
+		cf = 0
+		for (d in deep) if (d + 0 > ind) { cf += deep[d]; delete deep[d] }
+		if (notok && cf == 0) fail(line)
+		next
+	}
+	for (d in deep) if (d + 0 > ind) delete deep[d]
+	if (line ~ /#[ \t]*[Ss][Kk][Ii][Pp]/ || (notok && line ~ /#[ \t]*TODO/)) {
+		skipped++; sec_skip++
+	} else if (notok) {
+		fail(line); deep[ind]++
+	} else {
+		passed++
+	}
+	next
+}
+
+END {
+	if (NR > 0) close_section()
+	for (i = 1; i <= nfail; i++) print "FAIL: " why[i]
+	printf "%d passed, %d failed", passed, failed
+	if (skipped) printf ", %d skipped", skipped
+	printf "\n"
+}
