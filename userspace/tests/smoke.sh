@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest smoke test of zsbench: run as root where zsplice is loaded and
+# zsbench is on PATH (busybox is enough).  Runs every default workload
+# briefly for every implementation with --json and checks the records with
+# awk.  Prints TAP.
+#   ZSBENCH=path  zsbench binary (default: zsbench from PATH)
+#   SMOKE_DIR=dir where the JSON goes (default: mktemp -d)
+ZSBENCH=${ZSBENCH:-zsbench}
+DIR=${SMOKE_DIR:-$(mktemp -d /tmp/zsb-smoke.XXXXXX)}
+IMPLS=devzero,none,copy,zeropage,folio,full-zeropage
+n=0
+fail=0
+
+tap() {	# status name
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fail=1
+	fi
+}
+
+if [ ! -e /dev/zsplice ]; then
+	echo "not ok 1 - /dev/zsplice present (load zsplice first)"
+	echo "1..1"
+	exit 1
+fi
+
+# folio size from the module statistics, else from folio_order
+FOLIO=$(awk '$1 == "folio_size" { print $2 }' /sys/class/misc/zsplice/stats 2>/dev/null)
+if [ -z "$FOLIO" ]; then
+	ORDER=$(cat /sys/module/zsplice/parameters/folio_order 2>/dev/null || echo 4)
+	FOLIO=$((4096 << ORDER))
+fi
+SLOTS=16	# zsbench's default --fill-pipe 64K
+
+"$ZSBENCH" --help >/dev/null 2>&1
+tap $? "zsbench --help exits 0"
+"$ZSBENCH" --no-such-option >/dev/null 2>"$DIR/err"
+st=$?
+[ $st = 2 ] && [ "$(wc -l < "$DIR/err")" -eq 1 ]
+tap $? "bad option: exit 2 and one line (got $st)"
+
+"$ZSBENCH" --no-load --quiet --impl $IMPLS --threads 1 --runs 2 --duration 0.05 \
+	--json "$DIR/smoke.json" > "$DIR/table.txt" 2> "$DIR/stderr.txt"
+st=$?
+tap $st "zsbench run of all workloads x $IMPLS (exit $st)"
+[ $st = 0 ] || sed 's/^/# /' "$DIR/stderr.txt"
+
+"$ZSBENCH" --no-load --quiet --impl copy,zeropage,folio --threads 2 --runs 1 \
+	--duration 0.05 --workload splice-64K,pipe-class,sendfile-tcp-64K \
+	--json "$DIR/smoke2.json" > /dev/null 2> "$DIR/stderr2.txt"
+tap $? "zsbench with 2 threads"
+
+grep -q "%change" "$DIR/table.txt"
+tap $? "table has the LKP header"
+grep -q "zsbench.splice-64K.1t.ops_per_sec" "$DIR/table.txt"
+tap $? "table has the splice-64K metric"
+
+"$ZSBENCH" --replot "$DIR/smoke.json" > /dev/null 2>&1
+tap $? "--replot reads the JSON back"
+
+awk -v folio="$FOLIO" -v slots="$SLOTS" -v want_variants="$("$ZSBENCH" --list | awk '/^workloads/ { w = 1; next } w && /\[default\]/ { print $1 }' | tr '\n' ' ')" '
+function f(key,   m, v) {
+	if (!match($0, "\"" key "\":(\"[^\"]*\"|[^,}]*)"))
+		return "MISSING"
+	v = substr($0, RSTART + length(key) + 3, RLENGTH - length(key) - 3)
+	gsub(/"/, "", v)
+	return v
+}
+function check(cond, name) {
+	print (cond ? 0 : 1) " " name
+}
+/^\{"source"/ {
+	v = f("variant"); im = f("impl"); key = v "/" im
+	seen[key] = 1
+	nrec++
+	complete = 1
+	split("workload size threads impl ops_per_sec_mean ops_per_sec_stddev runs unsupported", req, " ")
+	for (i in req)
+		if (f(req[i]) == "MISSING") { complete = 0; miss = req[i] }
+	if (!complete) bad_complete = bad_complete " " key "(" miss ")"
+	unsup = f("unsupported") == "true"
+	mean = f("ops_per_sec_mean") + 0
+	splicey = (v ~ /^(splice|sendfile|fill)/)
+	if (im == "none" && splicey) {
+		if (!unsup || f("error") != "EINVAL") bad_none = bad_none " " v
+		next
+	}
+	if (unsup || mean <= 0) bad_zero = bad_zero " " key
+	if (f("runs") + 0 < 1) bad_zero = bad_zero " " key "(runs)"
+	if (v == "fill") {
+		fc = f("fill_count") + 0
+		want = -1
+		if (im == "copy" || im == "devzero") want = slots
+		if (im == "zeropage" || im == "full-zeropage") want = (slots - 1) * 4096 + 1
+		if (im == "folio") want = (slots - 1) * folio + 1
+		fills = fills " " im "=" fc
+		if (want >= 0 && fc != want) bad_fill = bad_fill " " im ":" fc "!=" want
+	}
+	if (v ~ /^uring/ && f("iowq_workers") != "0" && im != "devzero")
+		bad_iowq = bad_iowq " " key "=" f("iowq_workers")
+	if (v ~ /^splice-write/ && im ~ /^full-/ && f("enospc_per_sec") + 0 <= 0)
+		bad_enospc = bad_enospc " " key
+	if (v == "pipe-class" && im == "none" && f("note") !~ /write/)
+		bad_none = bad_none " pipe-class(no write fallback note)"
+}
+END {
+	check(nrec > 0, "JSON has records (" nrec ")")
+	nv = split(want_variants, wv, " ")
+	split("devzero none copy zeropage folio", wi, " ")
+	missing = ""
+	for (a = 1; a <= nv; a++)
+		for (b = 1; b <= 5; b++)
+			if (!((wv[a] "/" wi[b]) in seen)) missing = missing " " wv[a] "/" wi[b]
+	check(nv > 0 && missing == "", "a record for every workload x implementation" missing)
+	check(bad_complete == "", "records complete" bad_complete)
+	check(bad_zero == "", "non-zero ops/sec where splice is supported" bad_zero)
+	check(bad_none == "", "none: splice/sendfile/fill/splice-write unsupported (EINVAL)" bad_none)
+	check(fills != "" && bad_fill == "", "fill counts match the slot formulas (folio " folio "):" fills bad_fill)
+	check(bad_iowq == "", "io_uring reads on zsplice need no io-wq workers" bad_iowq)
+	check(("splice-write-64K/full-zeropage" in seen) && bad_enospc == "", "fullsplice splice-write counts ENOSPC" bad_enospc)
+}' "$DIR/smoke.json" > "$DIR/checks.txt"
+while read -r st name; do
+	tap "$st" "$name"
+done < "$DIR/checks.txt"
+
+awk '/^\{"source"/ { n++; if ($0 !~ /"threads":2/ || $0 ~ /"unsupported":true/) bad++ }
+     END { exit !(n == 9 && !bad) }' "$DIR/smoke2.json"
+tap $? "2-thread records present and supported"
+
+echo "1..$n"
+exit $fail
