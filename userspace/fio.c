@@ -170,7 +170,7 @@ int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs)
 
 					zsb_progress("fio %-12s numjobs=%s %-13s run %d/%d", job, nj,
 						     im->name, run + 1, runs);
-					st = zsb_tool_run(argv, NULL, NULL, o->tool_duration + 60, &out);
+					st = zsb_tool_run(argv, NULL, NULL, o->tool_duration + 20, &out);
 					if (st || !out || zsb_fio_parse(out, &iops, &bw)) {
 						snprintf(ri->error, sizeof(ri->error), "exit %d", st);
 						snprintf(rb->error, sizeof(rb->error), "exit %d", st);

@@ -59,8 +59,9 @@ void zsb_usage(FILE *f)
 "                      or splice-64K; see --list\n"
 "  --threads LIST      thread counts, numbers or 'nproc' (default: 1,nproc)\n"
 "  --runs N            repetitions per combination (default 5)\n"
-"  --duration SEC      seconds per run (default 0.2; a default run is about\n"
-"                      14 workloads x 2 thread counts x 5 impls x 5 runs x 0.2 s)\n"
+"  --duration SEC      seconds per run (default 0.2; the default selection is\n"
+"                      ~134 combinations x 5 runs x 0.2 s, about 2.5 min plus\n"
+"                      the fill counts, under 6 min on a 2-CPU TCG guest)\n"
 "  --baseline IMPL     implementation the others are compared to (default copy)\n"
 "  --quick             smoke-test settings: --runs 2 --duration 0.05 --threads 1\n"
 "                      --tool-duration 1\n"
@@ -70,7 +71,7 @@ void zsb_usage(FILE *f)
 "  --fio               also run the fio job files (io_uring, sequential read)\n"
 "  --all               --stress-ng and --fio\n"
 "  --tools-only        run only the external tools, not zsbench's own workloads\n"
-"  --tool-duration SEC seconds per stress-ng/fio run (default 2)\n"
+"  --tool-duration SEC seconds per stress-ng/fio run (default 1)\n"
 "  --fio-dir DIR       directory of the fio job files (default: next to zsbench)\n"
 "Module:\n"
 "  --module PATH       load zsplice.ko from PATH (default: by name via modules.dep)\n"
@@ -224,7 +225,7 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 	memset(o, 0, sizeof(*o));
 	o->runs = 5;
 	o->duration = 0.2;
-	o->tool_duration = 2;
+	o->tool_duration = 1;
 	o->baseline = "copy";
 	o->folio_order = 4;
 	o->fill_pipe = 64 * 1024;

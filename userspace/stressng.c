@@ -122,7 +122,7 @@ int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs)
 				zsb_progress("stress-ng --splice %s  %-9s run %d/%d", nbuf,
 					     im->name, run + 1, runs);
 				st = zsb_tool_run(argv, im->param ? bind_zsplice : NULL, NULL,
-						  o->tool_duration + 60, &out);
+						  o->tool_duration + 20, &out);
 				v = out ? zsb_stressng_parse(out, NULL) : -1;
 				if (st || v < 0) {
 					snprintf(r->error, sizeof(r->error), "exit %d", st);
