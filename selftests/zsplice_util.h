@@ -242,7 +242,7 @@ static inline int zs_pipe(int fds[2], int size, int flags)
  */
 static inline long zs_read_zeros(int fd, size_t len)
 {
-	static char buf[1 << 16];
+	char buf[16384];
 	size_t done = 0;
 
 	while (done < len) {

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zsplice: module lifetime.  rmmod while pipes still hold zeropage and
+ * folio buffers (then read them: zeros, no splat); 20 load/unload cycles;
+ * load-time parameters (folio_order 1..9 valid, others EINVAL; splice_impl
+ * names); 2 threads splicing while a third switches splice_impl.
+ *
+ * Needs root and the module loaded; the reload tests need ZSPLICE_KO (path
+ * of zsplice.ko).  Every test leaves the module loaded with default
+ * parameters.
+ */
+#include <pthread.h>
+
+#include "zsplice_util.h"
+#include "kselftest_harness.h"
+
+FIXTURE(life) {
+	int kmsg;
+};
+
+FIXTURE_SETUP(life)
+{
+	if (zs_host_mode())
+		SKIP(return, "needs the zsplice module");
+	if (geteuid())
+		SKIP(return, "needs root");
+	if (!zs_ko_path())
+		SKIP(return, "ZSPLICE_KO (path of zsplice.ko) not set");
+	if (!zs_module_loaded())
+		ASSERT_EQ(0, zs_mod_load(""));
+	self->kmsg = zs_kmsg_open();
+}
+
+FIXTURE_TEARDOWN(life)
+{
+	char rec[8192];
+
+	if (zs_host_mode() || geteuid() || !zs_ko_path())
+		return;
+	EXPECT_EQ(0, zs_mod_restore_default());
+	EXPECT_FALSE(zs_kmsg_splat(self->kmsg, rec, sizeof(rec))) TH_LOG("kernel: %s", rec);
+}
+
+static int fill_pipe(int impl, bool full, int p[2], long len)
+{
+	int fd = zs_open_impl(full, O_RDONLY, impl);
+	long done = 0;
+
+	if (fd < 0)
+		return -1;
+	if (zs_pipe(p, 1 << 20, O_NONBLOCK)) {
+		close(fd);
+		return -1;
+	}
+	/* a 1-byte splice, then coalesced ones, then big ones */
+	while (done < len) {
+		long want = done < 100 ? 1 : len - done;
+		ssize_t r = splice(fd, NULL, p[1], NULL, want, 0);
+
+		if (r <= 0)
+			break;
+		done += r;
+	}
+	close(fd);
+	return done == len ? 0 : -1;
+}
+
+TEST_F_TIMEOUT(life, rmmod_with_live_buffers, 60)
+{
+	static const struct { int impl; bool full; } src[] = {
+		{ ZSPLICE_IMPL_ZEROPAGE, false }, { ZSPLICE_IMPL_FOLIO, false },
+		{ ZSPLICE_IMPL_ZEROPAGE, true }, { ZSPLICE_IMPL_FOLIO, true },
+		{ ZSPLICE_IMPL_COPY, false },
+	};
+	enum { NP = sizeof(src) / sizeof(src[0]) };
+	long len = 400000;
+	int p[NP][2], t[2], mv[2], i, err;
+
+	for (i = 0; i < NP; i++)
+		ASSERT_EQ(0, fill_pipe(src[i].impl, src[i].full, p[i], len))
+			TH_LOG("%s", zs_impl_names[src[i].impl]);
+	/* a tee'd copy and a partially moved buffer too */
+	ASSERT_EQ(0, zs_pipe(t, 1 << 20, O_NONBLOCK));
+	ASSERT_EQ(len, tee(p[1][0], t[1], len, 0));
+	ASSERT_EQ(0, zs_pipe(mv, 1 << 20, O_NONBLOCK));
+	ASSERT_EQ(777, splice(p[0][0], NULL, mv[1], NULL, 777, 0));
+	EXPECT_LT(0, zs_stat(false, "zeropage_pipe_refs"));
+	EXPECT_LT(0, zs_stat(false, "folio_pipe_refs"));
+
+	err = zs_mod_unload(5000);
+	ASSERT_EQ(0, err) TH_LOG("rmmod with live pipe buffers: %s", strerror(-err));
+	ASSERT_FALSE(zs_module_loaded());
+
+	/* every consumer still works on the orphaned buffers */
+	EXPECT_EQ(0, zs_read_zeros(p[0][0], len - 777));
+	EXPECT_EQ(0, zs_read_zeros(mv[0], 777));
+	{
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		long left = len;
+
+		ASSERT_LE(0, null);
+		while (left > 0) {
+			ssize_t r = splice(p[1][0], NULL, null, NULL, left, 0);
+
+			ASSERT_LT(0, r);
+			left -= r;
+		}
+		close(null);
+	}
+	EXPECT_EQ(0, zs_read_zeros(t[0], len));
+	for (i = 2; i < NP; i++)
+		EXPECT_EQ(0, zs_read_zeros(p[i][0], len)) TH_LOG("pipe %d", i);
+	/* a write into an emptied pipe after rmmod */
+	ASSERT_EQ(3, write(p[0][1], "abc", 3));
+	for (i = 0; i < NP; i++) {
+		close(p[i][0]);
+		close(p[i][1]);
+	}
+	close(t[0]);
+	close(t[1]);
+	close(mv[0]);
+	close(mv[1]);
+	/* and back: the pages are fresh and counters start at 0 */
+	ASSERT_EQ(0, zs_mod_load(""));
+	EXPECT_EQ(0, zs_stat(false, "zeropage_pipe_refs"));
+	EXPECT_EQ(0, zs_stat(false, "folio_pipe_refs"));
+	{
+		int q[2];
+
+		ASSERT_EQ(0, fill_pipe(ZSPLICE_IMPL_FOLIO, false, q, len));
+		EXPECT_EQ(0, zs_read_zeros(q[0], len));
+		close(q[0]);
+		close(q[1]);
+	}
+}
+
+/* module busy while a device file is open: rmmod refuses, nothing breaks */
+TEST_F(life, rmmod_refused_while_open)
+{
+	int fd = open(ZSPLICE_ZERO_PATH, O_RDONLY | O_CLOEXEC);
+	char buf[100];
+
+	ASSERT_LE(0, fd);
+	errno = 0;
+	EXPECT_EQ(-1, syscall(SYS_delete_module, ZS_MOD_NAME, O_NONBLOCK));
+	EXPECT_TRUE(errno == EWOULDBLOCK || errno == EBUSY);
+	EXPECT_TRUE(zs_module_loaded());
+	EXPECT_EQ(100, read(fd, buf, sizeof(buf)));
+	EXPECT_EQ(-1, zs_nonzero(buf, sizeof(buf)));
+	close(fd);
+}
+
+TEST_F_TIMEOUT(life, load_unload_20_cycles, 120)
+{
+	int i, impl;
+
+	for (i = 0; i < 20; i++) {
+		int err = zs_mod_unload(5000);
+
+		ASSERT_EQ(0, err) TH_LOG("cycle %d unload: %s", i, strerror(-err));
+		err = zs_mod_load(i & 1 ? "splice_impl=folio folio_order=2" : "");
+		ASSERT_EQ(0, err) TH_LOG("cycle %d load: %s", i, strerror(-err));
+		for (impl = ZSPLICE_IMPL_COPY; impl < ZSPLICE_IMPL_COUNT; impl++) {
+			int p[2];
+
+			/* buffers alive across the next unload for half the cycles */
+			ASSERT_EQ(0, fill_pipe(impl, i & 2, p, 70000));
+			EXPECT_EQ(0, zs_read_zeros(p[0], 70000));
+			close(p[0]);
+			close(p[1]);
+		}
+	}
+	ASSERT_EQ(0, zs_mod_unload(5000));
+	ASSERT_EQ(0, zs_mod_load(""));
+	EXPECT_EQ(ZS_DEFAULT_IMPL, zs_get_param_impl());
+}
+
+TEST_F_TIMEOUT(life, folio_order_valid_range, 90)
+{
+	static const int orders[] = { 1, 2, 9 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		char params[64], buf[32];
+		int p[2], err;
+		long fs = 4096L << orders[i];
+
+		ASSERT_EQ(0, zs_mod_unload(5000));
+		snprintf(params, sizeof(params), "folio_order=%d", orders[i]);
+		err = zs_mod_load(params);
+		ASSERT_EQ(0, err) TH_LOG("%s: %s", params, strerror(-err));
+		ASSERT_LT(0, zs_read_file(ZS_PARAM_DIR "folio_order", buf, sizeof(buf)));
+		EXPECT_EQ(orders[i], atoi(buf));
+		EXPECT_EQ(fs, zs_stat(false, "folio_size"));
+		EXPECT_EQ(fs, zs_stat(true, "folio_size"));
+		/* a 2-slot pipe takes one folio of small splices plus one */
+		{
+			int fd = zs_open_impl(false, O_RDONLY, ZSPLICE_IMPL_FOLIO);
+			long k = fs > 65536 ? fs / 65536 : 1, cnt = 0;
+
+			ASSERT_LE(0, fd);
+			ASSERT_EQ(0, zs_pipe(p, 8192, O_NONBLOCK));
+			while (splice(fd, NULL, p[1], NULL, k, 0) == k && cnt <= fs / k + 1)
+				cnt++;
+			EXPECT_EQ(EAGAIN, errno);
+			EXPECT_EQ(fs / k + 1, cnt) TH_LOG("order %d, %ld-byte splices", orders[i], k);
+			EXPECT_EQ(0, zs_read_zeros(p[0], cnt * k));
+			close(p[0]);
+			close(p[1]);
+			close(fd);
+		}
+		ASSERT_EQ(0, fill_pipe(ZSPLICE_IMPL_FOLIO, false, p, 1 << 20));
+		EXPECT_EQ(0, zs_read_zeros(p[0], 1 << 20));
+		close(p[0]);
+		close(p[1]);
+	}
+}
+
+TEST_F(life, folio_order_invalid_einval)
+{
+	static const char * const bad[] = {
+		"folio_order=0", "folio_order=10", "folio_order=-1", "folio_order=64",
+		"folio_order=abc", "folio_order=", "splice_impl=bogus", "splice_impl=",
+		"splice_impl=COPY",
+	};
+	unsigned int i;
+
+	ASSERT_EQ(0, zs_mod_unload(5000));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int err = zs_mod_load(bad[i]);
+
+		EXPECT_EQ(-EINVAL, err) TH_LOG("insmod %s: %s", bad[i], strerror(-err));
+		if (!err)
+			zs_mod_unload(5000);
+		EXPECT_FALSE(zs_module_loaded());
+	}
+}
+
+TEST_F(life, splice_impl_at_load)
+{
+	int i;
+
+	for (i = 0; i < ZSPLICE_IMPL_COUNT; i++) {
+		char params[64];
+		int fd;
+		__u32 v = 99;
+
+		ASSERT_EQ(0, zs_mod_unload(5000));
+		snprintf(params, sizeof(params), "splice_impl=%s", zs_impl_names[i]);
+		ASSERT_EQ(0, zs_mod_load(params));
+		EXPECT_EQ(i, zs_get_param_impl());
+		fd = open(ZSPLICE_ZERO_PATH, O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, ioctl(fd, ZSPLICE_GET_IMPL, &v));
+		EXPECT_EQ((__u32)i, v);
+		close(fd);
+	}
+}
+
+/* ------------------------------------------- switch under traffic */
+
+struct worker {
+	pthread_t th;
+	volatile int *stop;
+	bool full;
+	long ops, bytes, bad, errors, einval;
+	int last_errno;
+};
+
+static void *splicer(void *arg)
+{
+	struct worker *w = arg;
+	unsigned int seed = (unsigned long)w;
+	int fd = open(zs_dev_path(w->full), O_RDONLY | O_CLOEXEC);
+	int p[2];
+
+	if (fd < 0 || zs_pipe(p, 1 << 20, O_NONBLOCK)) {
+		w->errors++;
+		return NULL;
+	}
+	while (!*w->stop) {
+		long len = 1 + rand_r(&seed) % 300000;
+		ssize_t n = splice(fd, NULL, p[1], NULL, len, 0);
+		long r;
+
+		w->ops++;
+		if (n < 0 && errno != EAGAIN) {
+			if (errno == EINVAL) {
+				w->einval++;	/* "none" at that moment */
+			} else {
+				w->errors++;
+				w->last_errno = errno;
+			}
+			continue;
+		}
+		/* sometimes leave it for the next round to coalesce onto */
+		if (n > 0 && rand_r(&seed) % 4 == 0 && zs_pipe_bytes(p[0]) < 500000)
+			continue;
+		n = zs_pipe_bytes(p[0]);
+		r = zs_read_zeros(p[0], n);
+		if (r)
+			w->bad++;
+		w->bytes += n;
+	}
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+	return NULL;
+}
+
+FIXTURE(sw) {
+	int kmsg;
+};
+
+FIXTURE_SETUP(sw)
+{
+	if (!zs_module_loaded())
+		SKIP(return, "zsplice module not loaded");
+	if (geteuid())
+		SKIP(return, "needs root");
+	self->kmsg = zs_kmsg_open();
+}
+
+FIXTURE_TEARDOWN(sw)
+{
+	char rec[8192];
+
+	if (!zs_module_loaded() || geteuid())
+		return;
+	EXPECT_EQ(0, zs_set_param_impl(ZS_DEFAULT_IMPL));
+	EXPECT_FALSE(zs_kmsg_splat(self->kmsg, rec, sizeof(rec))) TH_LOG("kernel: %s", rec);
+}
+
+TEST_F_TIMEOUT(sw, switch_impl_under_traffic, 60)
+{
+	volatile int stop = 0;
+	struct worker w[2] = { { .stop = &stop }, { .stop = &stop, .full = true } };
+	double end = zs_now() + 4.0;
+	long switches = 0;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&w[i].th, NULL, splicer, &w[i]));
+	while (zs_now() < end) {
+		int err = zs_set_param_impl(switches % ZSPLICE_IMPL_COUNT);
+
+		if (err) {
+			TH_LOG("switch: %s", strerror(-err));
+			break;
+		}
+		switches++;
+	}
+	stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(w[i].th, NULL);
+	TH_LOG("%ld switches; splicers: %ld+%ld ops, %ld+%ld bytes, %ld+%ld EINVAL",
+	       switches, w[0].ops, w[1].ops, w[0].bytes, w[1].bytes, w[0].einval, w[1].einval);
+	EXPECT_LT(100, switches);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(0, w[i].bad) TH_LOG("worker %d read nonzero data", i);
+		EXPECT_EQ(0, w[i].errors) TH_LOG("worker %d: %s", i, strerror(w[i].last_errno));
+		EXPECT_LT(10, w[i].ops);
+		EXPECT_LT(0, w[i].bytes);
+	}
+	/* references all returned */
+	for (i = 0; i < 100; i++) {
+		if (zs_stat(false, "zeropage_pipe_refs") == 0 &&
+		    zs_stat(false, "folio_pipe_refs") == 0)
+			break;
+		zs_msleep(10);
+	}
+	EXPECT_EQ(0, zs_stat(false, "zeropage_pipe_refs"));
+	EXPECT_EQ(0, zs_stat(false, "folio_pipe_refs"));
+}
+
+TEST_HARNESS_MAIN
