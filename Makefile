@@ -4,6 +4,7 @@
 #
 #   make                  build the module (KDIR), zsbench and the selftests
 #   make check            the test suite, in a QEMU guest (ends "N passed, N failed")
+#   make vm-shell         boot the test guest with a shell (module in /zs)
 #   make bench            the comparison benchmark (README's main command)
 #   make install          install module, zsbench, header (root)
 #   make KVER=... / KDIR=...  build against another kernel
@@ -101,3 +102,18 @@ uninstall:
 	elif [ -e $(MODPROBE_CONF) ]; then \
 		echo "keeping $(MODPROBE_CONF): it was edited"; \
 	fi
+
+# Test rig (selftests/vm/): `make check` is the project's test command; it
+# boots the guest kernel (KVER= selects one) in QEMU.  `make vm-shell` boots
+# the same guest with a shell on the console and the module in /zs.
+VM_KVER_ARG = $(if $(filter command line environment environment override,$(origin KVER)),KVER=$(KVER))
+.PHONY: check vm-shell
+check:
+	$(VM_KVER_ARG) bash $(TOP)/selftests/vm/check.sh
+
+vm-shell:
+	$(MAKE) -C $(TOP) module $(VM_KVER_ARG) >/dev/null || true
+	$(VM_KVER_ARG) bash $(TOP)/selftests/vm/run.sh --interactive \
+		$$(for f in $(TOP)/zsplice.ko; do [ -f $$f ] && echo --file $$f; done) \
+		$$(for f in $(TOP)/selftests/zsplice_*_test $(TOP)/userspace/zsbench; do \
+			[ -x $$f ] && echo --file $$f:/zs/bin/; done)

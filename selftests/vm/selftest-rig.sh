@@ -38,7 +38,7 @@ vm() {
 	"$here/run.sh" --quiet --out "$out/$name" "$@" 2>"$out/$name/zsvm.err" >/dev/null
 	rc=$?
 	echo "# rig: $name: exit status $rc"
-	sed 's/^/#   /' "$out/$name/zsvm.err" | grep -E 'zsvm: [A-Za-z]' | head -n 5
+	sed 's/^/#   /' "$out/$name/zsvm.err" | grep -E 'zsvm: [A-Za-z]' | grep -v 'zsvm: guest up' | head -n 5
 }
 
 echo "TAP version 13"

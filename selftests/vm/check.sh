@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: build everything, run the host unit tests, run the module's
+# kselftests and the zsbench smoke test in one QEMU guest, test the VM rig
+# itself, and end with one line "N passed, N failed[, N skipped]" counting
+# every TAP result from host and guest.  Exits non-zero on any failure,
+# kernel splat or timeout.  A component that does not exist yet (module,
+# test binaries, zsbench) is a failed test, never a silent skip.
+#
+# Environment: KVER (guest kernel), CHECK_OUT (log dir, default .check/),
+# ZSVM_TIMEOUT (guest run hard timeout, default 720 s), SKIP_RIG=1 (leave
+# out the rig self-test while iterating).
+set -uo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+vm=$top/selftests/vm
+cd "$top" || exit 2
+logs=${CHECK_OUT:-$top/.check}
+rm -rf "$logs"
+mkdir -p "$logs"
+start=$(date +%s)
+
+say() { echo "check: $*"; }
+elapsed() { echo "$(($(date +%s) - start)) s"; }
+
+# section NAME LOGFILE CMD...: run CMD (streaming its output), and store its
+# output in LOGFILE between ZSVM section markers for the counter.
+section() {
+	local name=$1 log=$2 rc
+	shift 2
+	(
+		echo "# ZSVM-BEGIN $name"
+		"$@" 2>&1 </dev/null
+		rc=$?
+		echo "# ZSVM-END $name rc=$rc"
+		exit $rc
+	) | tee "$log"
+	return "${PIPESTATUS[0]}"
+}
+
+# result LOGFILE "ok|not ok" TEXT: one test result of check.sh itself.
+result() {
+	echo "$2 - $3" | tee -a "$1"
+}
+
+# ------------------------------------------------------------------ deps
+say "dependencies"
+if ! bash "$vm/deps.sh" --check 2>/dev/null; then
+	if ! bash "$vm/deps.sh"; then
+		echo "check: deps.sh failed; cannot build or boot anything"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+fi
+# shellcheck source=selftests/vm/kver.sh
+. "$vm/kver.sh"
+export KVER=${KVER:-$(zs_installed_kver)}
+say "guest kernel $KVER"
+
+# ----------------------------------------------------------------- builds
+build() { # build NAME CMD...: one result line in builds.log
+	local name=$1
+	shift
+	say "build: $name ($*)"
+	if "$@" >"$logs/build-$name.log" 2>&1; then
+		result "$logs/builds.log" ok "build $name"
+	else
+		tail -n 40 "$logs/build-$name.log"
+		result "$logs/builds.log" "not ok" "build $name failed: see $logs/build-$name.log"
+	fi
+}
+: >"$logs/builds.log"
+build module make -C "$top" module KVER="$KVER"
+build selftests make -k -C "$top/selftests"
+if [ -f "$top/userspace/Makefile" ]; then
+	build userspace make -C "$top/userspace"
+else
+	result "$logs/builds.log" "not ok" "build userspace: userspace/Makefile missing"
+fi
+say "builds done after $(elapsed)"
+
+# ------------------------------------------------------- host unit tests
+if [ -f "$top/userspace/Makefile" ]; then
+	say "host unit tests (make -C userspace test)"
+	section host:userspace-test "$logs/host-unit.log" make -s -C "$top/userspace" test
+else
+	result "$logs/host-unit.log" "not ok" "host unit tests: userspace/Makefile missing"
+fi
+
+# ------------------------------------------------------------ guest run
+# Expected kselftests: one binary per selftests/zsplice_*_test.c and per
+# name in selftests/Makefile's TESTS; a missing binary fails in the guest.
+files=(--file "$vm/guest-check.sh:/zs/guest-check.sh")
+{
+	for src in "$top"/selftests/zsplice_*_test.c; do
+		[ -e "$src" ] && basename "$src" .c
+	done
+	make -s --no-print-directory -C "$top/selftests" \
+		--eval 'zsvm-print-tests: ; @echo $(TESTS)' zsvm-print-tests 2>/dev/null | tr ' ' '\n'
+} | grep -E '^zsplice_[A-Za-z0-9_]*_test$' | sort -u >"$logs/tests.list"
+while read -r t; do
+	[ -x "$top/selftests/$t" ] && files+=(--file "$top/selftests/$t:/zs/bin/")
+done <"$logs/tests.list"
+if [ ! -s "$logs/tests.list" ]; then
+	result "$logs/guest-prep.log" "not ok" "no selftests/zsplice_*_test.c kselftests found"
+fi
+files+=(--file "$logs/tests.list:/zs/tests.list")
+[ -f "$top/zsplice.ko" ] && files+=(--file "$top/zsplice.ko:/zs/zsplice.ko")
+if [ -x "$top/userspace/zsbench" ]; then
+	files+=(--file "$top/userspace/zsbench:/zs/bin/")
+else
+	result "$logs/guest-prep.log" "not ok" "userspace/zsbench missing: the guest smoke test cannot run it"
+fi
+[ -f "$top/userspace/tests/smoke.sh" ] &&
+	files+=(--file "$top/userspace/tests/smoke.sh:/zs/smoke.sh")
+for s in "$top"/selftests/*.sh; do
+	[ -f "$s" ] && files+=(--file "$s:/zs/scripts/")
+done
+
+say "guest run: module, kselftests, smoke test (after $(elapsed))"
+"$vm/run.sh" --out "$logs/guest" --timeout "${ZSVM_TIMEOUT:-720}" "${files[@]}" \
+	-- 'ZSPLICE_KO=/zs/zsplice.ko sh /zs/guest-check.sh'
+grc=$?
+case $grc in
+0|1) result "$logs/guest-verdict.log" ok "guest run: no kernel splat, finished in time" ;;
+3) result "$logs/guest-verdict.log" "not ok" "guest run: kernel splat (see $logs/guest/console.log)" ;;
+4) result "$logs/guest-verdict.log" "not ok" "guest run: guest did not report an exit status (crash? see $logs/guest/console.log)" ;;
+124) result "$logs/guest-verdict.log" "not ok" "guest run: TIMEOUT after ${ZSVM_TIMEOUT:-720} s" ;;
+*) result "$logs/guest-verdict.log" "not ok" "guest run: runner failed with status $grc" ;;
+esac
+
+# ------------------------------------------------------ rig self-test
+if [ "${SKIP_RIG:-0}" != 1 ]; then
+	say "rig self-test (after $(elapsed))"
+	section rig:selftest "$logs/rig.log" "$vm/selftest-rig.sh" --out "$logs/rig"
+fi
+
+# ---------------------------------------------------------------- verdict
+say "finished after $(elapsed); logs in $logs"
+logfiles=()
+for f in builds.log host-unit.log guest-prep.log guest/output.log guest-verdict.log rig.log; do
+	[ -f "$logs/$f" ] && logfiles+=("$logs/$f")
+done
+awk -f "$vm/tapcount.awk" "${logfiles[@]}" | tee "$logs/summary.txt"
+grep -q ' 0 failed' "$logs/summary.txt"
