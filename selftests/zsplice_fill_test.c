@@ -10,8 +10,8 @@
  * for k-byte splices where k divides the buffer size (the splice core waits
  * for a free slot before calling splice_read, so the last slot takes one
  * splice).  k is 1 (the case the spec states) unless that would need more
- * than ZSPLICE_FILL_BUDGET calls (default 70000: every 1-byte case up to a
- * 64 KiB pipe for zeropage and the 2-slot pipe for folio), in which case k
+ * than ZSPLICE_FILL_BUDGET calls (default 1100000: every zeropage case and
+ * folio up to a 64 KiB pipe are 1-byte), in which case k
  * doubles until it fits, so the guest's slow TCG CPU stays within the
  * harness timeout.  ZSPLICE_FILL_BUDGET=0 forces k = 1 everywhere.
  */
@@ -70,7 +70,7 @@ static long fill_budget(void)
 {
 	const char *b = getenv("ZSPLICE_FILL_BUDGET");
 
-	return b ? atol(b) : 70000;
+	return b ? atol(b) : 1100000;
 }
 
 TEST_F_TIMEOUT(fill, small_splice_count, 120)

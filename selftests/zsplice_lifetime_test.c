@@ -331,7 +331,8 @@ FIXTURE_TEARDOWN(sw)
 	EXPECT_FALSE(zs_kmsg_splat(self->kmsg, rec, sizeof(rec))) TH_LOG("kernel: %s", rec);
 }
 
-TEST_F_TIMEOUT(sw, switch_impl_under_traffic, 60)
+/* with_none: cycle all four names; else only copy/zeropage/folio (then no EINVAL is allowed) */
+static void switch_under_traffic(struct __test_metadata *_metadata, bool with_none)
 {
 	volatile int stop = 0;
 	struct worker w[2] = { { .stop = &stop }, { .stop = &stop, .full = true } };
@@ -342,7 +343,8 @@ TEST_F_TIMEOUT(sw, switch_impl_under_traffic, 60)
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, pthread_create(&w[i].th, NULL, splicer, &w[i]));
 	while (zs_now() < end) {
-		int err = zs_set_param_impl(switches % ZSPLICE_IMPL_COUNT);
+		int impl = with_none ? switches % ZSPLICE_IMPL_COUNT : 1 + switches % 3;
+		int err = zs_set_param_impl(impl);
 
 		if (err) {
 			TH_LOG("switch: %s", strerror(-err));
@@ -359,6 +361,8 @@ TEST_F_TIMEOUT(sw, switch_impl_under_traffic, 60)
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(0, w[i].bad) TH_LOG("worker %d read nonzero data", i);
 		EXPECT_EQ(0, w[i].errors) TH_LOG("worker %d: %s", i, strerror(w[i].last_errno));
+		if (!with_none)
+			EXPECT_EQ(0, w[i].einval) TH_LOG("worker %d: EINVAL without \"none\"", i);
 		EXPECT_LT(10, w[i].ops);
 		EXPECT_LT(0, w[i].bytes);
 	}
@@ -371,6 +375,16 @@ TEST_F_TIMEOUT(sw, switch_impl_under_traffic, 60)
 	}
 	EXPECT_EQ(0, zs_stat(false, "zeropage_pipe_refs"));
 	EXPECT_EQ(0, zs_stat(false, "folio_pipe_refs"));
+}
+
+TEST_F_TIMEOUT(sw, switch_impl_under_traffic, 60)
+{
+	switch_under_traffic(_metadata, true);
+}
+
+TEST_F_TIMEOUT(sw, switch_impl_under_traffic_never_none, 60)
+{
+	switch_under_traffic(_metadata, false);
 }
 
 TEST_HARNESS_MAIN
