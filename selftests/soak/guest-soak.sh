@@ -1,0 +1,189 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# zsplice soak, guest half: runs as root inside the zsvm guest (busybox sh
+# or bash) with the module file at $ZSPLICE_KO and the soak programs in
+# $SOAK_BIN (default: the directory of this script, then /zs/bin, then
+# PATH).  Every phase is one section
+#   # ZSVM-BEGIN soak:NAME
+#   ...TAP...
+#   # ZSVM-END soak:NAME rc=N
+# as selftests/vm/tapcount.awk counts them.
+#
+# Phases: baseline → trinity (unprivileged, the devices as victims) →
+# sanity after trinity (bad-input table, driver kselftests present in
+# SOAK_BIN, a short switch run) → switch under load → unload under load →
+# accounting (against the baseline).
+#
+# Environment:
+#   SOAK_MINUTES   total budget in minutes (default 3, the short form)
+#   SOAK_ROUNDS    unload rounds (default 50)
+#   ZSPLICE_KO     module file (default /zs/zsplice.ko)
+
+ZSPLICE_KO=${ZSPLICE_KO:-/zs/zsplice.ko}
+export ZSPLICE_KO
+minutes=${SOAK_MINUTES:-3}
+rounds=${SOAK_ROUNDS:-50}
+budget=$((minutes * 60))
+# Shares of the budget: trinity 35%, switch 35%; the rest (unload rounds,
+# tables, accounting) takes what it takes, about a minute under TCG.
+t_trinity=$((budget * 35 / 100))
+t_switch=$((budget * 35 / 100))
+[ "$t_trinity" -ge 20 ] || t_trinity=20
+[ "$t_switch" -ge 20 ] || t_switch=20
+# The long form must reach 10^6 operations; the short one proves the path.
+if [ "$minutes" -ge 10 ]; then min_ops=1000000; else min_ops=10000; fi
+
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${SOAK_BIN:-}
+if [ -z "$bin" ]; then
+	for d in "$here" /zs/bin /zs; do
+		if [ -x "$d/soak_switch" ]; then bin=$d; break; fi
+	done
+fi
+tmo_extra=120
+state=/tmp/soak
+mkdir -p "$state"
+
+section_begin() { echo "# ZSVM-BEGIN soak:$1"; }
+section_end() { echo "# ZSVM-END soak:$1 rc=$2"; }
+
+# run NAME TIMEOUT CMD...: one program as one section, killed when hung.
+run() {
+	name=$1 tmo=$2
+	shift 2
+	section_begin "$name"
+	if [ ! -x "$1" ]; then
+		echo "1..1"
+		echo "not ok 1 - $1 missing (build failed?)"
+		section_end "$name" 1
+		return 1
+	fi
+	timeout -s KILL "$tmo" "$@"
+	rc=$?
+	section_end "$name" "$rc"
+	return "$rc"
+}
+
+splats() {
+	dmesg | grep -cE 'BUG:|WARNING:|Oops|general protection|blocked for more than|refcount_t:|kernel BUG at|UBSAN:|KASAN:|list_(add|del) corruption'
+}
+
+echo "# soak: $(uname -r), $(nproc) cpus, budget $minutes min (trinity ${t_trinity}s, switch ${t_switch}s, $rounds unload rounds), programs in ${bin:-?}"
+
+# ------------------------------------------------------------- module
+section_begin module
+echo "1..1"
+if grep -q '^zsplice ' /proc/modules; then
+	echo "ok 1 - zsplice already loaded"
+elif out=$(insmod "$ZSPLICE_KO" 2>&1); then
+	echo "ok 1 - insmod $ZSPLICE_KO"
+else
+	echo "not ok 1 - insmod $ZSPLICE_KO: $out"
+fi
+n=0
+while [ ! -c /dev/zsplice ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+section_end module 0
+
+run baseline 120 "$bin/soak_account" -s "$state/baseline"
+
+# ------------------------------------------------------------ trinity
+# An unprivileged user, a victim directory holding only the two devices.
+section_begin trinity
+echo "1..3"
+grep -q '^fuzz:' /etc/passwd || echo 'fuzz:x:1000:1000:fuzz:/tmp/fuzz:/bin/sh' >>/etc/passwd
+grep -q '^fuzz:' /etc/group || echo 'fuzz:x:1000:' >>/etc/group
+rm -rf /tmp/fuzz /tmp/victims
+mkdir -p /tmp/fuzz /tmp/victims
+chown 1000:1000 /tmp/fuzz
+for d in zsplice fullsplice; do
+	if [ -c /dev/$d ]; then
+		majmin=$(stat -c '%t %T' /dev/$d)
+		# shellcheck disable=SC2086
+		mknod -m 0666 /tmp/victims/$d c $(printf '%d %d' 0x${majmin% *} 0x${majmin#* })
+	fi
+done
+ls -l /tmp/victims | sed 's/^/# /'
+splats0=$(splats)
+syscalls="splice tee vmsplice sendfile read write readv writev preadv pwritev preadv2 pwritev2 pread64 pwrite64 ioctl mmap lseek copy_file_range io_uring_setup io_uring_enter io_uring_register"
+targs=""
+for s in $syscalls; do
+	if trinity -L 2>/dev/null | grep -q " $s : \[64-bit\]"; then
+		targs="$targs -c $s"
+	else
+		echo "# trinity does not know $s"
+	fi
+done
+echo "# trinity as uid 1000 for ${t_trinity}s:$targs"
+tlog=$state/trinity.log
+(cd /tmp/fuzz && exec setsid setpriv --reuid=1000 --regid=1000 --clear-groups \
+	trinity -q -l off -a 64 -C 4 -V /tmp/victims \
+	--disable-fds=sockets,perf,epoll,eventfd,timerfd,memfd,drm \
+	$targs) >"$tlog" 2>&1 </dev/null &
+tpid=$!
+sleep "$t_trinity"
+kill -INT -- "-$tpid" 2>/dev/null || kill -INT "$tpid" 2>/dev/null
+n=0
+while kill -0 "$tpid" 2>/dev/null && [ $n -lt 60 ]; do sleep 1; n=$((n + 1)); done
+if kill -0 "$tpid" 2>/dev/null; then
+	echo "# trinity did not stop on SIGINT within 60 s, killing it"
+	kill -KILL -- "-$tpid" 2>/dev/null || kill -KILL "$tpid" 2>/dev/null
+fi
+wait "$tpid" 2>/dev/null
+sleep 2
+tail -n 15 "$tlog" | sed 's/^/# trinity: /'
+count=$(sed -n 's/.*Ran \([0-9][0-9]*\) syscalls.*/\1/p' "$tlog" | tail -n 1)
+if [ -z "$count" ]; then
+	# older output: per-child counts in "executed N syscalls" lines
+	count=$(grep -oE '[0-9]+ syscalls' "$tlog" | awk '{ s += $1 } END { print s + 0 }')
+fi
+echo "# SOAK-TRINITY syscalls=${count:-0} seconds=$t_trinity"
+if [ "${count:-0}" -gt 0 ]; then
+	echo "ok 1 - trinity ran ${count} syscalls as uid 1000 against the devices"
+else
+	echo "not ok 1 - trinity ran no syscalls (see log above)"
+fi
+if grep -q 'victims' "$tlog" && grep -qiE 'no files|EXIT_NO_FILES' "$tlog"; then
+	echo "not ok 2 - trinity found its victim files"
+else
+	echo "ok 2 - trinity found its victim files"
+fi
+splats1=$(splats)
+if [ "$splats1" -eq "$splats0" ]; then
+	echo "ok 3 - no kernel splat during trinity"
+else
+	echo "not ok 3 - kernel splat during trinity ($((splats1 - splats0)) lines)"
+	dmesg | tail -n 40 | sed 's/^/# /'
+fi
+# trinity's leftovers (test files, shm) must not count as a leak
+pkill_pg=$(ps -o pid,pgid 2>/dev/null | awk -v g="$tpid" '$2 == g { print $1 }')
+[ -z "$pkill_pg" ] || kill -KILL $pkill_pg 2>/dev/null
+rm -rf /tmp/fuzz/* /tmp/victims
+section_end trinity 0
+
+# ---------------------------------------------- sanity after trinity
+run badinput 300 "$bin/soak_badinput"
+for t in zsplice_splice_test zsplice_devices_test; do
+	[ -x "$bin/$t" ] && run "$t" 600 "$bin/$t"
+done
+run sanity-switch 120 "$bin/soak_switch" -t 5 -n 100
+
+# -------------------------------------------------- switch under load
+run switch $((t_switch + tmo_extra)) "$bin/soak_switch" -t "$t_switch" -n "$min_ops"
+
+# -------------------------------------------------- unload under load
+run unload $((rounds * 20 + tmo_extra)) "$bin/soak_unload" -r "$rounds"
+
+# ---------------------------------------------------------- accounting
+run account 300 "$bin/soak_account" -c "$state/baseline"
+
+section_begin splats
+echo "1..1"
+if [ "$(splats)" -eq 0 ]; then
+	echo "ok 1 - no kernel splat in the whole soak"
+else
+	echo "not ok 1 - kernel splats in dmesg"
+	dmesg | grep -E -A 20 'BUG:|WARNING:|Oops' | head -n 60 | sed 's/^/# /'
+fi
+section_end splats 0
+exit 0

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * soak_account: page accounting of zsplice under load and after it.
+ *
+ * For copy, zeropage and folio in turn: fill PIPES pipes of 1 MiB from
+ * the device, then tee them into as many more and sendfile into unix
+ * sockets nobody reads, and check the module's counters against what was
+ * put there:
+ *   - zeropage_pipe_refs / folio_pipe_refs equal the slots the splices
+ *     added (stats splice_<impl>_slots) while only pipes hold buffers, grow
+ *     with tee and with socket buffers, and are back to 0 once every pipe
+ *     and socket is closed;
+ *   - zeropage_pages and folio_folios (pages the module owns) never change;
+ *   - guest MemAvailable, after dropping caches, is back within
+ *     TOL_KB (8 MiB) of where it started.
+ * With -s FILE it only saves MemAvailable (caches dropped) as a baseline;
+ * with -c FILE it also checks the current MemAvailable against that
+ * baseline with the soak tolerance: max(32 MiB, 2% of MemTotal).
+ * Prints TAP.  Needs root and the module loaded.
+ */
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+
+#include "soak.h"
+
+#define PIPE_BYTES	(1024 * 1024)
+#define TOL_KB		(8 * 1024)
+#define SOAK_TOL_KB	(32 * 1024)
+#define MAXPIPES	256
+
+static long long mem_available(void)
+{
+	long long a;
+	int i;
+
+	/* settle: drop page cache, dentries and inodes a few times */
+	for (i = 0; i < 3; i++) {
+		sync();
+		sk_write_file("/proc/sys/vm/drop_caches", "3");
+		sk_msleep(100);
+	}
+	a = sk_meminfo("MemAvailable");
+	sk_diag("MemAvailable %lld kB, MemFree %lld kB", a, sk_meminfo("MemFree"));
+	return a;
+}
+
+static long long refs_of(int impl)
+{
+	return sk_stat("zsplice", impl == ZSPLICE_IMPL_FOLIO ? "folio_pipe_refs" :
+		       "zeropage_pipe_refs");
+}
+
+static long long total_refs(void)
+{
+	long long a = sk_stat("zsplice", "zeropage_pipe_refs");
+	long long b = sk_stat("zsplice", "folio_pipe_refs");
+
+	return a < 0 || b < 0 ? -1 : a + b;
+}
+
+static long long slots_of(int impl)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "splice_%s_slots", sk_impl_names[impl]);
+	return sk_stat("zsplice", key);
+}
+
+static void run_impl(int impl, int npipes)
+{
+	static int pa[MAXPIPES][2], pb[MAXPIPES][2], sk[8][2];
+	long long slots0 = slots_of(impl), slots, refs_load, refs_tee, refs_sock, refs_end;
+	long long refs_other0 = refs_of(impl == ZSPLICE_IMPL_FOLIO ? ZSPLICE_IMPL_ZEROPAGE :
+					ZSPLICE_IMPL_FOLIO);
+	long long avail0 = sk_meminfo("MemAvailable"), avail_load;
+	unsigned long long bytes = 0;
+	int fd = open(SK_ZERO_DEV, O_RDONLY | O_CLOEXEC), i, j;
+	bool shares = impl != ZSPLICE_IMPL_COPY;
+	ssize_t n;
+
+	if (fd < 0 || sk_set_impl(fd, impl)) {
+		sk_result(false, "%s: open/ioctl: %s", sk_impl_names[impl], strerror(errno));
+		sk_result(false, "%s: references", sk_impl_names[impl]);
+		return;
+	}
+	for (i = 0; i < npipes; i++) {
+		if (pipe2(pa[i], O_NONBLOCK | O_CLOEXEC) || pipe2(pb[i], O_NONBLOCK | O_CLOEXEC)) {
+			perror("pipe2");
+			exit(1);
+		}
+		fcntl(pa[i][1], F_SETPIPE_SZ, PIPE_BYTES);
+		fcntl(pb[i][1], F_SETPIPE_SZ, PIPE_BYTES);
+		/* mixed sizes: small ones coalesce into the tail buffer */
+		for (j = 0; ; j++) {
+			n = splice(fd, NULL, pa[i][1], NULL, j & 1 ? 100 : 300000, SPLICE_F_NONBLOCK);
+			if (n <= 0)
+				break;
+			bytes += n;
+		}
+	}
+	slots = slots_of(impl) - slots0;
+	refs_load = refs_of(impl);
+	avail_load = sk_meminfo("MemAvailable");
+	for (i = 0; i < npipes; i++)
+		tee(pa[i][0], pb[i][1], PIPE_BYTES, SPLICE_F_NONBLOCK);
+	refs_tee = refs_of(impl);
+	for (i = 0; i < 8; i++) {
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sk[i])) {
+			perror("socketpair");
+			exit(1);
+		}
+		sendfile(sk[i][0], fd, NULL, 100000);
+	}
+	refs_sock = refs_of(impl);
+	sk_diag("%s: %llu bytes in %d pipes of 1 MiB, %lld slots; refs %lld, after tee %lld, after sendfile %lld; MemAvailable -%lld kB under load",
+		sk_impl_names[impl], bytes, npipes, slots, refs_load, refs_tee, refs_sock,
+		avail0 - avail_load);
+	if (shares)
+		sk_result(refs_load == slots && slots > 0 && refs_tee > refs_load &&
+			  refs_sock > refs_tee,
+			  "%s: pipe refs = slots added (%lld = %lld), grow with tee (%lld) and socket buffers (%lld)",
+			  sk_impl_names[impl], refs_load, slots, refs_tee, refs_sock);
+	else
+		sk_result(refs_load == 0 && refs_sock == 0 && slots > 0,
+			  "copy: fresh pages only, no references on the module's pages (%lld)",
+			  refs_sock);
+	for (i = 0; i < npipes; i++) {
+		close(pa[i][0]);
+		close(pa[i][1]);
+		close(pb[i][0]);
+		close(pb[i][1]);
+	}
+	for (i = 0; i < 8; i++) {
+		close(sk[i][0]);
+		close(sk[i][1]);
+	}
+	close(fd);
+	for (i = 0; i < 50 && (refs_end = total_refs()) != 0; i++)
+		sk_msleep(100);
+	sk_result(refs_end == 0 && refs_other0 == 0,
+		  "%s: zeropage_pipe_refs + folio_pipe_refs 0 after every pipe and socket closed (%lld)",
+		  sk_impl_names[impl], refs_end);
+}
+
+int main(int argc, char **argv)
+{
+	const char *save = NULL, *cmp = NULL;
+	long long start, end, pages0, folios0, tol;
+	int npipes = 64, opt, impl, ntests;
+	FILE *f;
+
+	while ((opt = getopt(argc, argv, "s:c:p:")) != -1) {
+		switch (opt) {
+		case 's':
+			save = optarg;
+			break;
+		case 'c':
+			cmp = optarg;
+			break;
+		case 'p':
+			npipes = atoi(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-s FILE | -c FILE] [-p PIPES]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (npipes < 1 || npipes > MAXPIPES)
+		npipes = 64;
+	if (save) {
+		sk_plan(1);
+		start = mem_available();
+		f = fopen(save, "we");
+		sk_result(f && fprintf(f, "%lld\n", start) > 0 && !fclose(f),
+			  "baseline MemAvailable %lld kB saved to %s", start, save);
+		return sk_exit();
+	}
+	ntests = 2 * 3 + 2 + (cmp ? 1 : 0);
+	sk_plan(ntests);
+	if (!sk_module_loaded()) {
+		for (opt = 0; opt < ntests; opt++)
+			sk_result(false, "module loaded");
+		return 1;
+	}
+	pages0 = sk_stat("zsplice", "zeropage_pages");
+	folios0 = sk_stat("zsplice", "folio_folios");
+	start = mem_available();
+	for (impl = ZSPLICE_IMPL_COPY; impl < ZSPLICE_IMPL_COUNT; impl++)
+		run_impl(impl, npipes);
+	sk_result(pages0 > 0 && folios0 > 0 &&
+		  sk_stat("zsplice", "zeropage_pages") == pages0 &&
+		  sk_stat("zsplice", "folio_folios") == folios0,
+		  "module-owned pages unchanged: %lld zero pages, %lld zero folios of %lld bytes",
+		  pages0, folios0, sk_stat("zsplice", "folio_size"));
+	end = mem_available();
+	sk_result(end >= start - TOL_KB,
+		  "MemAvailable back within %d kB of the start (%lld -> %lld kB, %+lld)",
+		  TOL_KB, start, end, end - start);
+	if (cmp) {
+		long long base = -1, total = sk_meminfo("MemTotal");
+
+		f = fopen(cmp, "re");
+		if (f) {
+			if (fscanf(f, "%lld", &base) != 1)
+				base = -1;
+			fclose(f);
+		}
+		tol = total / 50 > SOAK_TOL_KB ? total / 50 : SOAK_TOL_KB;
+		sk_result(base > 0 && end >= base - tol,
+			  "MemAvailable after the whole soak within %lld kB (max(32 MiB, 2%% MemTotal)) of its start (%lld -> %lld kB, %+lld)",
+			  tol, base, end, end - base);
+	}
+	return sk_exit();
+}
