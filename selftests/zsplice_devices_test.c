@@ -734,6 +734,7 @@ TEST_F(stats, splice_read_counters)
 			snprintf(key, sizeof(key), "splice_%s_%s", zs_impl_names[impl], impl_keys[j]);
 			v1[j] = zs_stat(self->full, key);
 		}
+		snprintf(key, sizeof(key), "splice_%s_bytes", zs_impl_names[impl]);
 		o1 = zs_stat(!self->full, key);
 		if (impl == ZSPLICE_IMPL_NONE) {
 			EXPECT_EQ(v0[1], v1[1]);
