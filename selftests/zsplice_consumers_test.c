@@ -29,7 +29,6 @@ FIXTURE(con) {
 	int fd;
 	int p[2];
 	long long zrefs, frefs;
-	bool socket_refs;	/* a socket may keep page refs a while (TCP) */
 };
 
 FIXTURE_VARIANT(con) {
@@ -78,6 +77,7 @@ static bool refs_settle(long long zbase, long long fbase)
 	if (!zs_module_loaded())
 		return true;
 	for (i = 0; i < 200; i++) {
+		zs_net_flush();
 		if (zs_stat(false, "zeropage_pipe_refs") <= zbase &&
 		    zs_stat(false, "folio_pipe_refs") <= fbase)
 			return true;
@@ -89,7 +89,6 @@ static bool refs_settle(long long zbase, long long fbase)
 FIXTURE_SETUP(con)
 {
 	self->p[0] = self->p[1] = -1;
-	self->socket_refs = false;
 	self->zrefs = zs_stat(false, "zeropage_pipe_refs");
 	self->frefs = zs_stat(false, "folio_pipe_refs");
 	if (self->zrefs > 0 || self->frefs > 0)
@@ -110,15 +109,12 @@ FIXTURE_TEARDOWN(con)
 	close(self->fd);
 	close(self->p[0]);
 	close(self->p[1]);
-	/* no references left behind by any consumer */
-	if (self->fd >= 0 && self->socket_refs && !refs_settle(self->zrefs, self->frefs))
-		TH_LOG("note: sockets still hold zeropage_pipe_refs %lld folio_pipe_refs %lld",
-		       zs_stat(false, "zeropage_pipe_refs"), zs_stat(false, "folio_pipe_refs"));
-	else if (self->fd >= 0)
+	/* no references left behind by any consumer, sockets included */
+	if (self->fd >= 0)
 		EXPECT_TRUE(refs_settle(self->zrefs, self->frefs))
 			TH_LOG("leaked: zeropage_pipe_refs %lld folio_pipe_refs %lld",
-						  zs_stat(false, "zeropage_pipe_refs"),
-						  zs_stat(false, "folio_pipe_refs"));
+			       zs_stat(false, "zeropage_pipe_refs"),
+			       zs_stat(false, "folio_pipe_refs"));
 }
 
 TEST_F(con, read_odd_chunks)
@@ -471,13 +467,11 @@ static void tcp_consumer(struct __test_metadata *_metadata, int fd, int p[2], in
 
 TEST_F(con, tcp_sendfile)
 {
-	self->socket_refs = true;
 	tcp_consumer(_metadata, self->fd, self->p, 0);
 }
 
 TEST_F(con, tcp_splice_from_pipe)
 {
-	self->socket_refs = true;
 	tcp_consumer(_metadata, self->fd, self->p, 1);
 }
 

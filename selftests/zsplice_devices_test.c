@@ -760,6 +760,7 @@ static long long wait_stat(bool full, const char *key, long long want)
 	int i;
 
 	for (i = 0; i < 100; i++) {
+		zs_net_flush();
 		v = zs_stat(full, key);
 		if (v == want)
 			break;

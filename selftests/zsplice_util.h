@@ -20,7 +20,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sched.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -370,6 +374,47 @@ static inline int zs_mod_unload(int timeout_ms)
 			return -errno;
 		zs_msleep(20);
 	}
+}
+
+/*
+ * Let every CPU run its network receive softirq once.  Since 6.x the
+ * network stack frees many skbs on the CPU that allocated them
+ * (skb_attempt_defer_free()): after a TCP transfer, skbs whose fragments
+ * reference our zero pages can wait on an idle CPU's defer list until that
+ * CPU next runs net_rx_action().  A loopback datagram sent from each CPU
+ * raises that softirq there, so page references that sockets no longer
+ * need are dropped before a test counts them.
+ */
+static inline void zs_net_flush(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	cpu_set_t old, one;
+	char c = 0;
+	int s, cpu;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return;
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	if (s < 0)
+		return;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(s, (struct sockaddr *)&a, &alen)) {
+		close(s);
+		return;
+	}
+	for (cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			continue;
+		if (sendto(s, &c, 1, 0, (struct sockaddr *)&a, sizeof(a)) == 1)
+			recv(s, &c, 1, 0);
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	close(s);
 }
 
 /* Make sure the module is loaded with default parameters. */
