@@ -46,7 +46,7 @@ fi
 [ -f "$top/zsplice.ko" ] || fail_setup "zsplice.ko missing"
 
 files=(--file "$top/zsplice.ko:/zs/zsplice.ko" --file "$here/guest-soak.sh:/zs/bin/guest-soak.sh")
-for p in soak_switch soak_unload soak_account soak_badinput; do
+for p in soak_switch soak_unload soak_account soak_badinput soak_runas; do
 	[ -x "$here/$p" ] || fail_setup "$p not built"
 	files+=(--file "$here/$p:/zs/bin/$p")
 done
