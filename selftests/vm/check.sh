@@ -9,7 +9,8 @@
 # test binaries, zsbench) is a failed test, never a silent skip.
 #
 # Environment: KVER (guest kernel), CHECK_OUT (log dir, default .check/),
-# ZSVM_TIMEOUT (guest run hard timeout, default 720 s), SKIP_RIG=1 (leave
+# ZSVM_TIMEOUT (guest run hard timeout, default 720 s), ZSVM_TEST_TIMEOUT
+# (per test program in the guest, default 300 s), SKIP_RIG=1 (leave
 # out the rig self-test while iterating).
 set -uo pipefail
 
@@ -120,7 +121,7 @@ done
 
 say "guest run: module, kselftests, smoke test (after $(elapsed))"
 "$vm/run.sh" --out "$logs/guest" --timeout "${ZSVM_TIMEOUT:-720}" "${files[@]}" \
-	-- 'ZSPLICE_KO=/zs/zsplice.ko sh /zs/guest-check.sh'
+	-- "ZSPLICE_KO=/zs/zsplice.ko ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-300} sh /zs/guest-check.sh"
 grc=$?
 case $grc in
 0|1) result "$logs/guest-verdict.log" ok "guest run: no kernel splat, finished in time" ;;

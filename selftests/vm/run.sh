@@ -14,6 +14,7 @@
 #                       in / is a directory); repeatable.  Shared libraries
 #                       of executables come along (ldd).
 #   --collect PATH      bring guest file PATH back into DIR; repeatable
+#   --append ARGS       extra guest kernel command line (e.g. mitigations=off)
 #   --interactive       busybox shell on the serial console (make vm-shell)
 #   --quiet             do not stream the guest output to stdout
 #
@@ -39,6 +40,7 @@ interactive=0
 quiet=0
 files=()
 collects=()
+extra_append=
 
 die() { echo "zsvm: $*" >&2; exit 2; }
 usage() { sed -n '5,26s/^# \{0,1\}//p' "$0"; exit "${1:-2}"; }
@@ -52,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--file) files+=("$2"); shift 2 ;;
 	--collect) collects+=("$2"); shift 2 ;;
+	--append) extra_append="$extra_append $2"; shift 2 ;;
 	--interactive) interactive=1; shift ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage 0 ;;
@@ -78,12 +81,13 @@ fi
 out=$(cd "$out" && pwd)
 
 # ---------------------------------------------------------------- base cpio
-# Host files that make up the base: busybox, bash, kmod, stress-ng, fio, trinity
-# and their libraries, the guest kernel's module index and the modules that
-# ext4 and loop need (unless built in).
+# Host files that make up the base: busybox, bash, kmod, stress-ng, fio,
+# trinity, mke2fs (also as mkfs.ext4) and their libraries, the guest
+# kernel's module index and the modules that ext4 and loop need (unless
+# built in).
 base_bins() {
 	local b
-	for b in busybox bash kmod stress-ng fio trinity; do
+	for b in busybox bash kmod stress-ng fio trinity mke2fs; do
 		command -v "$b" || echo "zsvm: warning: $b not installed, not in guest" >&2
 	done
 }
@@ -146,6 +150,12 @@ build_base() {
 		ln -s kmod "$stage/usr/bin/$b"
 		ln -s ../bin/kmod "$stage/usr/sbin/$b"
 	done
+	if [ -e "$stage/usr/bin/mke2fs" ]; then
+		for b in mkfs.ext2 mkfs.ext3 mkfs.ext4; do
+			rm -f "$stage/usr/bin/$b"
+			ln -s mke2fs "$stage/usr/bin/$b" 2>/dev/null || true
+		done
+	fi
 	for f in /lib/modules/"$kver"/modules.*; do
 		cp "$f" "$stage/usr/lib/modules/$kver/"
 	done
@@ -247,7 +257,7 @@ tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
 esac
 
 # ------------------------------------------------------------------- boot
-append="console=ttyS0,115200 panic=-1 rdinit=/init loglevel=7 printk.time=1"
+append="console=ttyS0,115200 panic=-1 rdinit=/init loglevel=7 printk.time=1$extra_append"
 qemu=(qemu-system-x86_64 "${accel_args[@]}" -smp "$cpus" -m "$mem" -nodefaults -no-reboot
       -display none -kernel "$kernel" -initrd "$out/initrd.cpio" -append "$append")
 
