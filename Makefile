@@ -24,7 +24,7 @@ ZSPLICE_VERSION ?= $(shell git -C $(TOP) describe --tags --always --dirty 2>/dev
 	cat $(TOP)/VERSION 2>/dev/null || echo 0.1)
 export ZSPLICE_VERSION
 
-.PHONY: all module modules userspace selftests clean deps
+.PHONY: all module modules userspace selftests clean deps bench
 all: module userspace selftests
 
 module modules:
@@ -38,6 +38,12 @@ selftests:
 
 deps:
 	bash $(TOP)/selftests/vm/deps.sh
+
+# The comparison benchmark: on the host when it can load the module,
+# otherwise in the QEMU guest; results in results/.
+bench:
+	bash $(TOP)/selftests/vm/deps.sh --check >/dev/null 2>&1 || bash $(TOP)/selftests/vm/deps.sh
+	bash $(TOP)/userspace/bench.sh
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
@@ -85,6 +91,8 @@ install: install-module userspace
 	install -D -m 0755 userspace/zsbench $(DESTDIR)$(PREFIX)/bin/zsbench
 	install -D -m 0644 Documentation/zsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/zsbench.1
 	install -D -m 0644 include/uapi/linux/zsplice.h $(DESTDIR)$(PREFIX)/include/linux/zsplice.h
+	install -d $(DESTDIR)$(PREFIX)/share/zsbench/fio
+	install -m 0644 userspace/fio/*.fio $(DESTDIR)$(PREFIX)/share/zsbench/fio/
 	@if [ -e $(MODPROBE_CONF) ]; then \
 		echo "keeping existing $(MODPROBE_CONF)"; \
 	else \
@@ -97,6 +105,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/zsbench \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/zsbench.1 \
 	      $(DESTDIR)$(PREFIX)/include/linux/zsplice.h
+	rm -rf $(DESTDIR)$(PREFIX)/share/zsbench
 	@if [ -e $(MODPROBE_CONF) ] && cmp -s $(MODPROBE_CONF) drivers/char/zsplice/zsplice.conf; then \
 		rm -f $(MODPROBE_CONF); \
 	elif [ -e $(MODPROBE_CONF) ]; then \

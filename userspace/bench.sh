@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: the comparison benchmark.  Runs zsbench over every workload
+# and implementation plus the stress-ng and fio runs, where the module can
+# be loaded: on the host when its kernel loads modules and we are root,
+# otherwise in the QEMU guest of the test rig.  Results land in results/:
+# zsbench.txt (the table), zsbench.json, zsbench.png, zsbench-threads.png.
+#
+# Environment: ZSBENCH_ARGS replaces the default zsbench arguments (--all);
+# BENCH_WHERE=host|vm forces the place; KVER as for the rig.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+res=$top/results
+args=${ZSBENCH_ARGS:---all}
+mkdir -p "$res"
+
+host_can_load() {
+	[ "$(id -u)" = 0 ] && [ -e /proc/modules ] &&
+		[ -d "/lib/modules/$(uname -r)/build" ]
+}
+
+where=${BENCH_WHERE:-}
+if [ -z "$where" ]; then
+	if host_can_load; then where=host; else where=vm; fi
+fi
+
+finish() {
+	# The table is printed by zsbench; plot on the host, where gnuplot is.
+	"$top/userspace/zsbench" --replot "$res/zsbench.json" \
+		--plot "$res/zsbench.png" > /dev/null
+	echo "bench: results in $res: $(cd "$res" && echo zsbench.*)"
+}
+
+case $where in
+host)
+	echo "bench: on the host (kernel $(uname -r))" >&2
+	make -C "$top" KVER="$(uname -r)" module userspace >&2
+	# shellcheck disable=SC2086
+	"$top/userspace/zsbench" --module "$top/zsplice.ko" $args \
+		--json "$res/zsbench.json" | tee "$res/zsbench.txt"
+	finish
+	;;
+vm)
+	# shellcheck source=selftests/vm/kver.sh
+	. "$top/selftests/vm/kver.sh"
+	kver=${KVER:-$(zs_installed_kver)}
+	echo "bench: this kernel cannot load zsplice here; running in a QEMU guest ($kver)" >&2
+	make -C "$top" KVER="$kver" module userspace >&2
+	out=$res/vm
+	rm -rf "$out"
+	# Guest booted with mitigations=off: under TCG every syscall entry
+	# otherwise pays for retpolines and page-table switches, which hides
+	# the differences between implementations (Documentation/benchmarking.rst).
+	# shellcheck disable=SC2086
+	bash "$top/selftests/vm/run.sh" --out "$out" --timeout 1500 \
+		--append "mitigations=off" \
+		--file "$top/zsplice.ko" \
+		--file "$top/userspace/zsbench:/zs/bin/zsbench" \
+		--file "$top/userspace/fio:/zs/fio" \
+		--collect /tmp/zsbench.json --collect /tmp/zsbench.txt \
+		-- \
+		"zsbench --module /zs/zsplice.ko --fio-dir /zs/fio $args --json /tmp/zsbench.json > /tmp/zsbench.txt"
+	cp "$out/zsbench.json" "$out/zsbench.txt" "$res/"
+	cat "$res/zsbench.txt"
+	finish
+	;;
+*)
+	echo "bench: BENCH_WHERE must be host or vm" >&2
+	exit 2
+	;;
+esac
