@@ -130,6 +130,11 @@ case $grc in
 124) result "$logs/guest-verdict.log" "not ok" "guest run: TIMEOUT after ${ZSVM_TIMEOUT:-720} s" ;;
 *) result "$logs/guest-verdict.log" "not ok" "guest run: runner failed with status $grc" ;;
 esac
+# Programs the guest never got to (it died or timed out before them).
+for name in guest:module $(cat "$logs/tests.list") smoke.sh guest:unload; do
+	grep -qxF "# ZSVM-BEGIN $name" "$logs/guest/output.log" 2>/dev/null ||
+		result "$logs/guest-verdict.log" "not ok" "$name: never ran (guest died or timed out first)"
+done
 
 # ------------------------------------------------------ rig self-test
 if [ "${SKIP_RIG:-0}" != 1 ]; then
