@@ -191,12 +191,13 @@ base=$build/base-$kver.cpio
 key=$(base_key)
 if [ "$(cat "$base.key" 2>/dev/null)" != "$key" ] || [ ! -s "$base" ]; then
 	[ "$quiet" = 1 ] || echo "zsvm: building base initramfs for $kver" >&2
-	build_base "$build/base-$kver.d"
-	(cd "$build/base-$kver.d" && find . -mindepth 1 | LC_ALL=C sort |
-		cpio -o -H newc -R 0:0 --quiet) >"$base.tmp"
-	mv "$base.tmp" "$base"
+	# Private names until the final rename: runs may build concurrently.
+	build_base "$build/base-$kver.d.$$"
+	(cd "$build/base-$kver.d.$$" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet) >"$base.tmp.$$"
+	mv "$base.tmp.$$" "$base"
 	echo "$key" >"$base.key"
-	rm -rf "$build/base-$kver.d"
+	rm -rf "$build/base-$kver.d.$$"
 fi
 
 # ------------------------------------------------------------ per-run cpio

@@ -58,7 +58,7 @@ check "failing command reports its status (7, got $rc)" [ "$rc" = 7 ]
 check "failing run keeps the console log" grep -q 'Linux version' "$out/fail/console.log"
 
 # 3. A kernel WARNING from a test-only module, while the command passes.
-wbuild=$here/.build/warn_module
+wbuild=$out/warn_module
 rm -rf "$wbuild"
 mkdir -p "$wbuild"
 cp "$here/warn_module/zsvm_warn.c" "$here/warn_module/Kbuild" "$here/warn_module/Makefile" "$wbuild/"
