@@ -7,11 +7,17 @@
 # any failure, a kernel splat, a timeout or a guest that died.
 #
 # Usage: soak.sh [--out DIR] [--no-build]
+#   --out DIR    logs (default selftests/vm/.build/soak): build.log,
+#                console.log, output.log (guest TAP), verdict.tap (host
+#                results), soak.tap (both, what the counter reads),
+#                summary.txt
+#   --no-build   use the zsplice.ko and programs already built
 # Environment:
 #   SOAK_MINUTES  budget in minutes (default 3, the short form of make check;
 #                 10 or more is the long form, which must reach 10^6 ops)
 #   SOAK_ROUNDS   unload rounds (default 50)
 #   KVER, VM_ACCEL, ZSVM_BUILD as for selftests/vm/run.sh
+#   ZSVM_RUN      the rig's run.sh (default selftests/vm/run.sh)
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -20,61 +26,102 @@ minutes=${SOAK_MINUTES:-3}
 rounds=${SOAK_ROUNDS:-50}
 out=$top/selftests/vm/.build/soak
 build=1
+progs="soak_switch soak_unload soak_account soak_badinput soak_runas"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
-	-h|--help) sed -n '3,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "soak.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
-[[ $minutes =~ ^[0-9]+$ ]] && [ "$minutes" -ge 1 ] || { echo "soak.sh: SOAK_MINUTES wants whole minutes" >&2; exit 2; }
+[[ $minutes =~ ^[0-9]+$ ]] && [ "$minutes" -ge 1 ] ||
+	{ echo "soak.sh: SOAK_MINUTES wants whole minutes" >&2; exit 2; }
+[[ $rounds =~ ^[0-9]+$ ]] || { echo "soak.sh: SOAK_ROUNDS wants a number" >&2; exit 2; }
 
-fail_setup() {
-	echo "not ok 1 - soak setup: $*"
-	echo "0 passed, 1 failed"
-	exit 1
+rm -rf "$out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+verdict=$out/verdict.tap
+n=0
+host_result() { # host_result ok|"not ok" TEXT
+	n=$((n + 1))
+	echo "$1 $n - $2" | tee -a "$verdict"
 }
+echo "# ZSVM-BEGIN soak:host" >"$verdict"
 
+# ------------------------------------------------------------------ build
 if [ "$build" = 1 ]; then
-	make -s -C "$top" module >"$out.build.log" 2>&1 || { mkdir -p "$(dirname "$out")"; tail -n 20 "$out.build.log"; fail_setup "make module failed"; }
-	make -s -C "$here" >>"$out.build.log" 2>&1 || { tail -n 20 "$out.build.log"; fail_setup "make -C selftests/soak failed"; }
-	# The driver's own kselftests, for the sanity check after trinity:
-	# optional, used when they build.
-	make -s -C "$top/selftests" zsplice_splice_test >>"$out.build.log" 2>&1 || true
+	if make -s -C "$top" module >"$out/build.log" 2>&1; then
+		host_result ok "build zsplice.ko"
+	else
+		tail -n 20 "$out/build.log"
+		host_result "not ok" "build zsplice.ko (see $out/build.log)"
+	fi
+	if make -s -C "$here" >>"$out/build.log" 2>&1; then
+		host_result ok "build the soak programs"
+	else
+		tail -n 20 "$out/build.log"
+		host_result "not ok" "build the soak programs (see $out/build.log)"
+	fi
+	# The driver's own splice kselftest, for the sanity check after
+	# trinity: used when it builds.
+	make -s -C "$top/selftests" zsplice_splice_test >>"$out/build.log" 2>&1 || true
 fi
-[ -f "$top/zsplice.ko" ] || fail_setup "zsplice.ko missing"
 
-files=(--file "$top/zsplice.ko:/zs/zsplice.ko" --file "$here/guest-soak.sh:/zs/bin/guest-soak.sh")
-for p in soak_switch soak_unload soak_account soak_badinput soak_runas; do
-	[ -x "$here/$p" ] || fail_setup "$p not built"
-	files+=(--file "$here/$p:/zs/bin/$p")
+files=(--file "$here/guest-soak.sh:/zs/bin/guest-soak.sh")
+missing=""
+if [ -f "$top/zsplice.ko" ]; then
+	files+=(--file "$top/zsplice.ko:/zs/zsplice.ko")
+else
+	missing="$missing zsplice.ko"
+fi
+for p in $progs; do
+	if [ -x "$here/$p" ]; then
+		files+=(--file "$here/$p:/zs/bin/$p")
+	else
+		missing="$missing $p"
+	fi
 done
 [ -x "$top/selftests/zsplice_splice_test" ] &&
 	files+=(--file "$top/selftests/zsplice_splice_test:/zs/bin/zsplice_splice_test")
 
-rm -rf "$out"
-mkdir -p "$out"
+# ------------------------------------------------------------------ guest
 timeout=$(((minutes + 10) * 60))
-echo "# soak: ${minutes} min budget, hard timeout ${timeout} s, logs in $out"
-"$top/selftests/vm/run.sh" --out "$out" --timeout "$timeout" "${files[@]}" -- \
-	"SOAK_MINUTES=$minutes SOAK_ROUNDS=$rounds ZSPLICE_KO=/zs/zsplice.ko sh /zs/bin/guest-soak.sh"
-rc=$?
+if [ -n "$missing" ]; then
+	host_result "not ok" "guest run: missing$missing"
+	rc=-1
+else
+	echo "# soak: ${minutes} min budget, $rounds unload rounds, hard timeout ${timeout} s, logs in $out"
+	"${ZSVM_RUN:-$top/selftests/vm/run.sh}" --out "$out" --timeout "$timeout" "${files[@]}" -- \
+		"SOAK_MINUTES=$minutes SOAK_ROUNDS=$rounds ZSPLICE_KO=/zs/zsplice.ko sh /zs/bin/guest-soak.sh"
+	rc=$?
+	case $rc in
+	0) host_result ok "guest run: no kernel splat, finished within $timeout s" ;;
+	3) host_result "not ok" "guest run: kernel splat (see $out/console.log)" ;;
+	4) host_result "not ok" "guest run: no exit status reported (crash? see $out/console.log)" ;;
+	124) host_result "not ok" "guest run: hard timeout after $timeout s" ;;
+	*) host_result "not ok" "guest run: status $rc" ;;
+	esac
+fi
+echo "# ZSVM-END soak:host rc=0" >>"$verdict"
 
-# Counts: every section of the guest output, plus the run itself.
-summary=$(awk -f "$top/selftests/vm/tapcount.awk" "$out/output.log" 2>/dev/null | tail -n 1)
-passed=$(echo "$summary" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
-failed=$(echo "$summary" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
-awk -f "$top/selftests/vm/tapcount.awk" "$out/output.log" 2>/dev/null | grep '^FAIL' || true
-passed=${passed:-0}
-failed=${failed:-0}
+# ----------------------------------------------------------------- count
+cat "$verdict" >"$out/soak.tap"
+[ -f "$out/output.log" ] && grep -v '^ZSVM-' "$out/output.log" >>"$out/soak.tap"
+awk -f "$top/selftests/vm/tapcount.awk" "$out/soak.tap" >"$out/summary.txt" 2>&1
+grep '^FAIL' "$out/summary.txt"
+summary=$(tail -n 1 "$out/summary.txt")
+passed=$(echo "$summary" | sed -n 's/^\([0-9][0-9]*\) passed.*/\1/p')
+failed=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p')
+skipped=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) skipped.*/\1/p')
+if [ -z "$passed" ] || [ -z "$failed" ]; then
+	echo "# soak: could not count results: $summary"
+	passed=${passed:-0}
+	failed=$((${failed:-0} + 1))
+fi
 echo "# figures:"
-grep -hE 'SOAK-(TRINITY|SWITCH|UNLOAD)' "$out/output.log" | sed 's/^# */#   /'
-case $rc in
-0) ;;
-3) echo "not ok - kernel splat in the guest (see $out/console.log)"; failed=$((failed + 1)) ;;
-124) echo "not ok - hard timeout after $timeout s"; failed=$((failed + 1)) ;;
-*) echo "not ok - guest run exited with status $rc"; failed=$((failed + 1)) ;;
-esac
+grep -hE 'SOAK-(TRINITY|SWITCH|UNLOAD)' "$out/soak.tap" | sed 's/^# */#   /'
+[ -z "$skipped" ] || [ "$skipped" = 0 ] || echo "# $skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
