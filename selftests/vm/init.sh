@@ -43,9 +43,12 @@ fi
 
 out=/dev/ttyS1
 stty -F $out raw -echo 2>/dev/null
-cd /zs
+cd /zs || cd /
 sh /zs/cmd >$out 2>&1 </dev/null
 rc=$?
+# Leftover background processes must not write into the markers below.
+kill -9 -1 2>/dev/null
+sleep 0.2
 echo "ZSVM-EXIT $rc" >$out
 echo "zsvm: command exited with status $rc" >/dev/console
 
