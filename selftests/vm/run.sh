@@ -43,7 +43,7 @@ collects=()
 extra_append=
 
 die() { echo "zsvm: $*" >&2; exit 2; }
-usage() { sed -n '5,26s/^# \{0,1\}//p' "$0"; exit "${1:-2}"; }
+usage() { sed -n '5,/^set -euo/s/^# \{0,1\}//p' "$0"; exit "${1:-2}"; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
