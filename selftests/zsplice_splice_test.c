@@ -385,42 +385,45 @@ static void count_alarm(int sig)
 
 /*
  * A 2 GiB sendfile to /dev/null returns a partial count promptly on a
- * signal.  The signal must come while it runs: the first SIGALRM is due
- * after 100 ms or a quarter of the time a 2 GiB sendfile would take
- * (measured on 64 MiB), whichever is sooner, then every millisecond.
+ * signal.  The first SIGALRM is due after 1 ms, then one every millisecond,
+ * so the signal comes while even the fastest implementation still has most
+ * of the 2 GiB to go (folio moves 2 GiB in well under a second here, copy
+ * needs minutes under TCG).
  */
 TEST_F(sp, sendfile_2g_interrupted)
 {
 	struct sigaction sa = { .sa_handler = count_alarm };	/* no SA_RESTART */
-	struct itimerval it = { .it_interval = { 0, 1000 } }, off = { 0 };
+	struct itimerval it = {
+		.it_interval = { 0, 1000 },
+		.it_value = { 0, 1000 },
+	}, off = { 0 };
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	double t0, dt, est = 0, first;
+	const double first = 0.001;
+	double t0, dt;
+	int e, tries;
 	ssize_t n;
-	long us;
-	int e;
 
 	ASSERT_LE(0, null);
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
-	if (self->impl != ZSPLICE_IMPL_NONE) {
+	/*
+	 * A signal that lands before the first byte moved gives EINTR, which
+	 * is right but not what this tests: try again (a loaded TCG host can
+	 * stall the vCPU for over a millisecond).
+	 */
+	for (tries = 0; tries < 5; tries++) {
+		alarms = 0;
 		t0 = zs_now();
-		ASSERT_EQ(64 << 20, sendfile(null, self->fd, NULL, 64 << 20));
-		est = (zs_now() - t0) * 32;
+		ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
+		errno = 0;
+		n = sendfile(null, self->fd, NULL, 2UL << 30);
+		e = errno;
+		dt = zs_now() - t0;
+		setitimer(ITIMER_REAL, &off, NULL);
+		TH_LOG("sendfile returned %zd (%s) after %.3f s, first signal at %.3f s, %d alarm(s)",
+		       n, n < 0 ? strerror(e) : "ok", dt, first, (int)alarms);
+		if (!(n < 0 && e == EINTR))
+			break;
 	}
-	us = est > 0.4 ? 100000 : (long)(est / 4 * 1e6);
-	if (us < 1000)
-		us = 1000;
-	first = us / 1e6;
-	it.it_value.tv_usec = us;
-	alarms = 0;
-	t0 = zs_now();
-	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
-	errno = 0;
-	n = sendfile(null, self->fd, NULL, 2UL << 30);
-	e = errno;
-	dt = zs_now() - t0;
-	setitimer(ITIMER_REAL, &off, NULL);
-	TH_LOG("sendfile returned %zd (%s) after %.3f s, first signal at %.3f s (2 GiB est. %.3f s), %d alarm(s)",
-	       n, n < 0 ? strerror(e) : "ok", dt, first, est, (int)alarms);
 	if (self->impl == ZSPLICE_IMPL_NONE) {
 		EXPECT_EQ(-1, n);
 		EXPECT_EQ(EINVAL, e);

@@ -79,6 +79,9 @@ if [ -f "$top/userspace/Makefile" ]; then
 else
 	result "$logs/builds.log" "not ok" "build userspace: userspace/Makefile missing"
 fi
+# The install path, staged for the guest's modprobe test (selftests/modprobe.sh).
+build install-module make -C "$top" install-module KVER="$KVER" \
+	INSTALL_MOD_PATH="$logs/stage"
 say "builds done after $(elapsed)"
 
 # ------------------------------------------------------- host unit tests
@@ -88,6 +91,11 @@ if [ -f "$top/userspace/Makefile" ]; then
 else
 	result "$logs/host-unit.log" "not ok" "host unit tests: userspace/Makefile missing"
 fi
+
+# dkms builds the module from dkms.conf in a private tree.
+say "host: dkms build"
+section host:dkms-build "$logs/host-dkms.log" bash "$top/selftests/host/dkms-build.sh" \
+	"$KVER" "$logs/dkms"
 
 # ------------------------------------------------------------ guest run
 # Expected kselftests: one binary per selftests/zsplice_*_test.c and per
@@ -108,6 +116,7 @@ if [ ! -s "$logs/tests.list" ]; then
 fi
 files+=(--file "$logs/tests.list:/zs/tests.list")
 [ -f "$top/zsplice.ko" ] && files+=(--file "$top/zsplice.ko:/zs/zsplice.ko")
+[ -d "$logs/stage" ] && files+=(--file "$logs/stage:/zs/stage")
 if [ -x "$top/userspace/zsbench" ]; then
 	files+=(--file "$top/userspace/zsbench:/zs/bin/")
 else
@@ -145,7 +154,7 @@ fi
 # ---------------------------------------------------------------- verdict
 say "finished after $(elapsed); logs in $logs"
 logfiles=()
-for f in builds.log host-unit.log guest-prep.log guest/output.log guest-verdict.log rig.log; do
+for f in builds.log host-unit.log host-dkms.log guest-prep.log guest/output.log guest-verdict.log rig.log; do
 	[ -f "$logs/$f" ] && logfiles+=("$logs/$f")
 done
 awk -f "$vm/tapcount.awk" "${logfiles[@]}" | tee "$logs/summary.txt"
