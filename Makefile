@@ -49,6 +49,7 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
 	$(MAKE) -C $(TOP)/userspace clean
 	$(MAKE) -C $(TOP)/selftests clean
+	$(MAKE) -C $(TOP)/selftests/soak clean
 
 # Kernel style gates: checkpatch --strict, sparse (C=1) and W=1.
 CHECKPATCH ?= $(shell . $(TOP)/selftests/vm/kver.sh && echo $$(zs_src_tree))/scripts/checkpatch.pl
@@ -116,6 +117,14 @@ uninstall:
 # boots the guest kernel (KVER= selects one) in QEMU.  `make vm-shell` boots
 # the same guest with a shell on the console and the module in /zs.
 VM_KVER_ARG = $(if $(filter command line environment environment override,$(origin KVER)),KVER=$(KVER))
+# Robustness soak in the QEMU guest (trinity, switch and unload under
+# load, page accounting, bad input); SOAK_MINUTES=10 for the long form.
+# The short form is part of `make check`.
+SOAK_MINUTES ?= 3
+.PHONY: soak
+soak:
+	SOAK_MINUTES=$(SOAK_MINUTES) bash $(TOP)/selftests/soak/soak.sh
+
 .PHONY: check vm-shell
 check:
 	$(VM_KVER_ARG) bash $(TOP)/selftests/vm/check.sh

@@ -79,6 +79,7 @@ if [ -f "$top/userspace/Makefile" ]; then
 else
 	result "$logs/builds.log" "not ok" "build userspace: userspace/Makefile missing"
 fi
+build soak make -C "$top/selftests/soak"
 # The install path, staged for the guest's modprobe test (selftests/modprobe.sh).
 build install-module make -C "$top" install-module KVER="$KVER" \
 	INSTALL_MOD_PATH="$logs/stage"
@@ -151,10 +152,17 @@ if [ "${SKIP_RIG:-0}" != 1 ]; then
 	section rig:selftest "$logs/rig.log" "$vm/selftest-rig.sh" --out "$logs/rig"
 fi
 
+# ------------------------------------------------------- soak, short form
+if [ "${SKIP_SOAK:-0}" != 1 ]; then
+	say "soak, short form (after $(elapsed))"
+	SOAK_MINUTES=${SOAK_MINUTES:-3} bash "$top/selftests/soak/soak.sh" \
+		--no-build --out "$logs/soak"
+fi
+
 # ---------------------------------------------------------------- verdict
 say "finished after $(elapsed); logs in $logs"
 logfiles=()
-for f in builds.log host-unit.log host-dkms.log guest-prep.log guest/output.log guest-verdict.log rig.log; do
+for f in builds.log host-unit.log host-dkms.log guest-prep.log guest/output.log guest-verdict.log rig.log soak/soak.tap; do
 	[ -f "$logs/$f" ] && logfiles+=("$logs/$f")
 done
 awk -f "$vm/tapcount.awk" "${logfiles[@]}" | tee "$logs/summary.txt"
