@@ -51,14 +51,11 @@ clean:
 	$(MAKE) -C $(TOP)/selftests clean
 	$(MAKE) -C $(TOP)/selftests/soak clean
 
-# Kernel style gates: checkpatch --strict, sparse (C=1) and W=1.
-CHECKPATCH ?= $(shell . $(TOP)/selftests/vm/kver.sh && echo $$(zs_src_tree))/scripts/checkpatch.pl
+# Kernel style gates: checkpatch --strict, sparse (C=2) and W=1; part of
+# `make check` too.
 .PHONY: lint
 lint:
-	perl $(CHECKPATCH) --strict --no-tree --terse --show-types -f \
-		$$(find drivers include -name '*.[ch]' | sort)
-	$(MAKE) -C $(KDIR) M=$(TOP) ZSPLICE_VERSION=$(ZSPLICE_VERSION) C=2 W=1 modules 2>&1 | \
-		tee /dev/stderr | { ! grep -E 'warning|error'; }
+	bash $(TOP)/selftests/host/lint.sh $(KVER) $(TOP)/.lint
 
 # ---------------------------------------------------------------------------
 # Installation.  The module goes to /lib/modules/$(KVER)/$(INSTALL_MOD_DIR)

@@ -93,6 +93,11 @@ else
 	result "$logs/host-unit.log" "not ok" "host unit tests: userspace/Makefile missing"
 fi
 
+# Kernel style: checkpatch --strict, sparse and W=1.
+say "host: checkpatch, sparse, W=1"
+section host:lint "$logs/host-lint.log" bash "$top/selftests/host/lint.sh" \
+	"$KVER" "$logs/lint"
+
 # dkms builds the module from dkms.conf in a private tree.
 say "host: dkms build"
 section host:dkms-build "$logs/host-dkms.log" bash "$top/selftests/host/dkms-build.sh" \
@@ -162,7 +167,7 @@ fi
 # ---------------------------------------------------------------- verdict
 say "finished after $(elapsed); logs in $logs"
 logfiles=()
-for f in builds.log host-unit.log host-dkms.log guest-prep.log guest/output.log guest-verdict.log rig.log soak/soak.tap; do
+for f in builds.log host-unit.log host-lint.log host-dkms.log guest-prep.log guest/output.log guest-verdict.log rig.log soak/soak.tap; do
 	[ -f "$logs/$f" ] && logfiles+=("$logs/$f")
 done
 awk -f "$vm/tapcount.awk" "${logfiles[@]}" | tee "$logs/summary.txt"
