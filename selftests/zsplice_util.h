@@ -166,28 +166,39 @@ static inline int zs_set_param_impl(int impl)
 }
 
 /*
- * One counter from /sys/class/misc/<dev>/stats ("name value" per line).
- * Returns -1 when the file or the key is missing.
+ * The number after "<key><sep>" on a line of a small text file (a stats
+ * file: sep ' '; /proc/meminfo: sep ':').  -1 when the file or the key is
+ * missing.
  */
-static inline long long zs_stat(bool full, const char *key)
+static inline long long zs_file_key(const char *path, const char *key, char sep)
 {
-	char path[128], line[256];
+	char line[256];
 	long long val = -1;
 	size_t klen = strlen(key);
-	FILE *f;
+	FILE *f = fopen(path, "re");
 
-	snprintf(path, sizeof(path), "/sys/class/misc/%s/stats", zs_dev_name(full));
-	f = fopen(path, "re");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && line[klen] == ' ') {
+		if (!strncmp(line, key, klen) && line[klen] == sep) {
 			val = strtoll(line + klen + 1, NULL, 10);
 			break;
 		}
 	}
 	fclose(f);
 	return val;
+}
+
+/*
+ * One counter from /sys/class/misc/<dev>/stats ("name value" per line).
+ * Returns -1 when the file or the key is missing.
+ */
+static inline long long zs_stat(bool full, const char *key)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/class/misc/%s/stats", zs_dev_name(full));
+	return zs_file_key(path, key, ' ');
 }
 
 static inline int zs_stats_reset(bool full, const char *what)
@@ -335,24 +346,30 @@ static inline const char *zs_ko_path(void)
 	return p && *p ? p : NULL;
 }
 
-/* Load the module with params; returns 0 or -errno.  Waits for the nodes. */
-static inline int zs_mod_load(const char *params)
+/* finit_module(ZSPLICE_KO, params), not waiting for the nodes: 0 or -errno. */
+static inline int zs_mod_insert(const char *params)
 {
 	const char *ko = zs_ko_path();
-	int fd, i;
+	int fd, ret = 0;
 
 	if (!ko)
 		return -ENOENT;
 	fd = open(ko, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (syscall(SYS_finit_module, fd, params ? params : "", 0)) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
+	if (syscall(SYS_finit_module, fd, params ? params : "", 0))
+		ret = -errno;
 	close(fd);
+	return ret;
+}
+
+/* Load the module with params; returns 0 or -errno.  Waits for the nodes. */
+static inline int zs_mod_load(const char *params)
+{
+	int ret = zs_mod_insert(params), i;
+
+	if (ret)
+		return ret;
 	for (i = 0; i < 200; i++) {
 		if (access(ZSPLICE_ZERO_PATH, F_OK) == 0 &&
 		    access(ZSPLICE_FULL_PATH, F_OK) == 0)
@@ -362,18 +379,40 @@ static inline int zs_mod_load(const char *params)
 	return -ETIMEDOUT;
 }
 
+/* One delete_module(O_NONBLOCK) attempt: 0 or -errno. */
+static inline int zs_mod_delete(void)
+{
+	if (syscall(SYS_delete_module, ZS_MOD_NAME, O_NONBLOCK))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Unload, retrying every poll_ms while busy (EBUSY/EAGAIN) for up to
+ * timeout_ms, counting the busy refusals in *busy when busy is not NULL.
+ * Returns 0 or the last -errno.
+ */
+static inline int zs_mod_unload_poll(int timeout_ms, int poll_ms, unsigned long *busy)
+{
+	double end = zs_now() + timeout_ms / 1000.0;
+	int ret;
+
+	for (;;) {
+		ret = zs_mod_delete();
+		if (ret != -EBUSY && ret != -EAGAIN)
+			return ret;
+		if (busy)
+			(*busy)++;
+		if (zs_now() > end)
+			return ret;
+		zs_msleep(poll_ms);
+	}
+}
+
 /* Unload, retrying while busy for up to timeout_ms; returns 0 or -errno. */
 static inline int zs_mod_unload(int timeout_ms)
 {
-	double end = zs_now() + timeout_ms / 1000.0;
-
-	for (;;) {
-		if (syscall(SYS_delete_module, ZS_MOD_NAME, O_NONBLOCK) == 0)
-			return 0;
-		if ((errno != EAGAIN && errno != EBUSY) || zs_now() > end)
-			return -errno;
-		zs_msleep(20);
-	}
+	return zs_mod_unload_poll(timeout_ms, 20, NULL);
 }
 
 /*

@@ -1,35 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the zsplice soak programs: TAP output, sysfs access,
- * module load/unload through the raw syscalls, zero checks.
+ * Helpers of the zsplice soak programs: TAP output, random numbers, zero
+ * checks, and the few places where the soak differs from the selftests'
+ * zsplice_util.h (sysfs, stats, module load/unload), which it builds on.
+ * Unlike zsplice_util.h, the soak always uses the real device nodes (no
+ * ZSPLICE_DEV/ZSPLICE_FULL_DEV host mode).
  */
 #ifndef ZSPLICE_SOAK_H
 #define ZSPLICE_SOAK_H
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <sys/types.h>
 
-#include <linux/zsplice.h>
+#include "../zsplice_util.h"
 
-#define SK_ZERO_DEV	"/dev/zsplice"
-#define SK_FULL_DEV	"/dev/fullsplice"
-#define SK_PARAM	"/sys/module/zsplice/parameters/splice_impl"
-#define SK_MODDIR	"/sys/module/zsplice"
-
-static const char * const sk_impl_names[ZSPLICE_IMPL_COUNT] = {
-	"none", "copy", "zeropage", "folio",
-};
+#define SK_ZERO_DEV	ZSPLICE_ZERO_PATH
+#define SK_FULL_DEV	ZSPLICE_FULL_PATH
+#define SK_PARAM	ZS_PARAM_DIR "splice_impl"
 
 /* ------------------------------------------------------------------ TAP */
 static int sk_test_no;
@@ -76,22 +63,6 @@ static inline int sk_exit(void)
 }
 
 /* ---------------------------------------------------------------- misc */
-static inline double sk_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static inline void sk_msleep(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /* xorshift64*, per thread state */
 static inline uint64_t sk_rand(uint64_t *s)
 {
@@ -127,141 +98,43 @@ static inline bool sk_is_zero(const void *p, size_t n)
 	return true;
 }
 
-/* ---------------------------------------------------------------- sysfs */
-/* Read a small file; returns length or -errno. */
-static inline int sk_read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	if (n < 0)
-		n = -errno;
-	else
-		buf[n] = 0;
-	close(fd);
-	return n;
-}
-
-/* One write() of @s to @path: 0 or -errno. */
-static inline int sk_write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != strlen(s))
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
-static inline int sk_get_param_impl(void)
-{
-	char buf[64];
-	int i;
-
-	if (sk_read_file(SK_PARAM, buf, sizeof(buf)) <= 0)
-		return -1;
-	buf[strcspn(buf, "\n")] = 0;
-	for (i = 0; i < ZSPLICE_IMPL_COUNT; i++)
-		if (!strcmp(buf, sk_impl_names[i]))
-			return i;
-	return -1;
-}
-
-static inline int sk_set_param_impl(int impl)
-{
-	return sk_write_file(SK_PARAM, sk_impl_names[impl]);
-}
-
-/* One counter of /sys/class/misc/<dev>/stats, -1 when missing. */
-static inline long long sk_stat(const char *dev, const char *key)
-{
-	char path[128], line[256];
-	size_t klen = strlen(key);
-	long long val = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/misc/%s/stats", dev);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && line[klen] == ' ') {
-			val = strtoll(line + klen + 1, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return val;
-}
-
+/* ---------------------------------------------------------- sysfs, proc */
 /* A /proc/meminfo field in kB, -1 when missing. */
 static inline long long sk_meminfo(const char *key)
 {
-	char line[256];
-	size_t klen = strlen(key);
-	long long val = -1;
-	FILE *f = fopen("/proc/meminfo", "re");
+	return zs_file_key("/proc/meminfo", key, ':');
+}
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && line[klen] == ':') {
-			val = strtoll(line + klen + 1, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return val;
+/* zeropage_pipe_refs + folio_pipe_refs of /dev/zsplice, -1 if unreadable. */
+static inline long long sk_pipe_refs(void)
+{
+	long long a = zs_stat(false, "zeropage_pipe_refs");
+	long long b = zs_stat(false, "folio_pipe_refs");
+
+	return a < 0 || b < 0 ? -1 : a + b;
+}
+
+/* sk_pipe_refs(), polled every 100 ms for up to 5 s until it is 0. */
+static inline long long sk_pipe_refs_settled(void)
+{
+	long long refs;
+	int i;
+
+	for (i = 0; i < 50 && (refs = sk_pipe_refs()) != 0; i++)
+		zs_msleep(100);
+	return refs;
 }
 
 /* ------------------------------------------------------------- modules */
-static inline bool sk_module_loaded(void)
-{
-	return access(SK_MODDIR, F_OK) == 0;
-}
-
-/* finit_module(ZSPLICE_KO, params): 0 or -errno. */
-static inline int sk_load(const char *params)
-{
-	const char *ko = getenv("ZSPLICE_KO");
-	int fd, ret = 0;
-
-	if (!ko || !*ko)
-		return -ENOENT;
-	fd = open(ko, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(SYS_finit_module, fd, params ? params : "", 0))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* delete_module("zsplice", O_NONBLOCK): 0 or -errno. */
-static inline int sk_unload(void)
-{
-	if (syscall(SYS_delete_module, "zsplice", O_NONBLOCK))
-		return -errno;
-	return 0;
-}
-
 /*
- * Wait until both device nodes can be opened (devtmpfs creates them
- * asynchronously); true when they could within @ms.
+ * Load with zs_mod_insert(), then this: it waits until both device nodes
+ * can be opened (devtmpfs creates them asynchronously), not only exist as
+ * zs_mod_load() checks, and for as long as the caller says.  True when
+ * they could within @ms.
  */
 static inline bool sk_wait_devices(unsigned int ms)
 {
-	double end = sk_now() + ms / 1000.0;
+	double end = zs_now() + ms / 1000.0;
 
 	do {
 		int a = open(SK_ZERO_DEV, O_RDONLY | O_CLOEXEC);
@@ -273,37 +146,44 @@ static inline bool sk_wait_devices(unsigned int ms)
 			close(b);
 		if (a >= 0 && b >= 0)
 			return true;
-		sk_msleep(10);
-	} while (sk_now() < end);
+		zs_msleep(10);
+	} while (zs_now() < end);
 	return false;
 }
 
-/* Unload, retrying while busy, for up to @ms: 0 or the last -errno. */
+/*
+ * Unload, retrying while busy, for up to @ms: 0 or the last -errno.  The
+ * soak polls every 5 ms (zs_mod_unload: 20 ms) and counts the busy
+ * refusals in *@busy.
+ */
 static inline int sk_unload_retry(unsigned int ms, unsigned long *busy)
 {
-	double end = sk_now() + ms / 1000.0;
-	int ret;
-
-	for (;;) {
-		ret = sk_unload();
-		if (ret == 0 || ret == -ENOENT)
-			return ret;
-		if (ret != -EBUSY && ret != -EAGAIN)
-			return ret;
-		if (busy)
-			(*busy)++;
-		if (sk_now() > end)
-			return ret;
-		sk_msleep(5);
-	}
+	return zs_mod_unload_poll(ms, 5, busy);
 }
 
+/* ------------------------------------------------------------ devices */
 /* Set the per-file implementation: 0 or -errno. */
 static inline int sk_set_impl(int fd, unsigned int impl)
 {
 	__u32 v = impl;
 
 	return ioctl(fd, ZSPLICE_SET_IMPL, &v) ? -errno : 0;
+}
+
+/*
+ * Open @path and, when @impl >= 0, set its per-file implementation: the
+ * fd, or -1 with errno from open or the ioctl (no host-mode fallback, as
+ * zs_open_impl() has).
+ */
+static inline int sk_open_impl(const char *path, int flags, int impl)
+{
+	int fd = open(path, flags | O_CLOEXEC);
+
+	if (fd >= 0 && impl >= 0 && sk_set_impl(fd, impl)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 #endif /* ZSPLICE_SOAK_H */

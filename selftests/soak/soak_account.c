@@ -36,8 +36,8 @@ static long long mem_available(void)
 	/* settle: drop page cache, dentries and inodes a few times */
 	for (i = 0; i < 3; i++) {
 		sync();
-		sk_write_file("/proc/sys/vm/drop_caches", "3");
-		sk_msleep(100);
+		zs_write_file("/proc/sys/vm/drop_caches", "3");
+		zs_msleep(100);
 	}
 	a = sk_meminfo("MemAvailable");
 	sk_diag("MemAvailable %lld kB, MemFree %lld kB", a, sk_meminfo("MemFree"));
@@ -46,24 +46,16 @@ static long long mem_available(void)
 
 static long long refs_of(int impl)
 {
-	return sk_stat("zsplice", impl == ZSPLICE_IMPL_FOLIO ? "folio_pipe_refs" :
+	return zs_stat(false, impl == ZSPLICE_IMPL_FOLIO ? "folio_pipe_refs" :
 		       "zeropage_pipe_refs");
-}
-
-static long long total_refs(void)
-{
-	long long a = sk_stat("zsplice", "zeropage_pipe_refs");
-	long long b = sk_stat("zsplice", "folio_pipe_refs");
-
-	return a < 0 || b < 0 ? -1 : a + b;
 }
 
 static long long slots_of(int impl)
 {
 	char key[64];
 
-	snprintf(key, sizeof(key), "splice_%s_slots", sk_impl_names[impl]);
-	return sk_stat("zsplice", key);
+	snprintf(key, sizeof(key), "splice_%s_slots", zs_impl_names[impl]);
+	return zs_stat(false, key);
 }
 
 static void run_impl(int impl, int npipes)
@@ -74,13 +66,13 @@ static void run_impl(int impl, int npipes)
 					ZSPLICE_IMPL_FOLIO);
 	long long avail0 = sk_meminfo("MemAvailable"), avail_load;
 	unsigned long long bytes = 0;
-	int fd = open(SK_ZERO_DEV, O_RDONLY | O_CLOEXEC), i, j;
+	int fd = sk_open_impl(SK_ZERO_DEV, O_RDONLY, impl), i, j;
 	bool shares = impl != ZSPLICE_IMPL_COPY;
 	ssize_t n;
 
-	if (fd < 0 || sk_set_impl(fd, impl)) {
-		sk_result(false, "%s: open/ioctl: %s", sk_impl_names[impl], strerror(errno));
-		sk_result(false, "%s: references", sk_impl_names[impl]);
+	if (fd < 0) {
+		sk_result(false, "%s: open/ioctl: %s", zs_impl_names[impl], strerror(errno));
+		sk_result(false, "%s: references", zs_impl_names[impl]);
 		return;
 	}
 	for (i = 0; i < npipes; i++) {
@@ -113,13 +105,13 @@ static void run_impl(int impl, int npipes)
 	}
 	refs_sock = refs_of(impl);
 	sk_diag("%s: %llu bytes in %d pipes of 1 MiB, %lld slots; refs %lld, after tee %lld, after sendfile %lld; MemAvailable -%lld kB under load",
-		sk_impl_names[impl], bytes, npipes, slots, refs_load, refs_tee, refs_sock,
+		zs_impl_names[impl], bytes, npipes, slots, refs_load, refs_tee, refs_sock,
 		avail0 - avail_load);
 	if (shares)
 		sk_result(refs_load == slots && slots > 0 && refs_tee > refs_load &&
 			  refs_sock > refs_tee,
 			  "%s: pipe refs = slots added (%lld = %lld), grow with tee (%lld) and socket buffers (%lld)",
-			  sk_impl_names[impl], refs_load, slots, refs_tee, refs_sock);
+			  zs_impl_names[impl], refs_load, slots, refs_tee, refs_sock);
 	else
 		sk_result(refs_load == 0 && refs_sock == 0 && slots > 0,
 			  "copy: fresh pages only, no references on the module's pages (%lld)",
@@ -135,11 +127,10 @@ static void run_impl(int impl, int npipes)
 		close(sk[i][1]);
 	}
 	close(fd);
-	for (i = 0; i < 50 && (refs_end = total_refs()) != 0; i++)
-		sk_msleep(100);
+	refs_end = sk_pipe_refs_settled();
 	sk_result(refs_end == 0 && refs_other0 == 0,
 		  "%s: zeropage_pipe_refs + folio_pipe_refs 0 after every pipe and socket closed (%lld)",
-		  sk_impl_names[impl], refs_end);
+		  zs_impl_names[impl], refs_end);
 }
 
 int main(int argc, char **argv)
@@ -177,21 +168,21 @@ int main(int argc, char **argv)
 	}
 	ntests = 2 * 3 + 2 + (cmp ? 1 : 0);
 	sk_plan(ntests);
-	if (!sk_module_loaded()) {
+	if (!zs_module_loaded()) {
 		for (opt = 0; opt < ntests; opt++)
 			sk_result(false, "module loaded");
 		return 1;
 	}
-	pages0 = sk_stat("zsplice", "zeropage_pages");
-	folios0 = sk_stat("zsplice", "folio_folios");
+	pages0 = zs_stat(false, "zeropage_pages");
+	folios0 = zs_stat(false, "folio_folios");
 	start = mem_available();
 	for (impl = ZSPLICE_IMPL_COPY; impl < ZSPLICE_IMPL_COUNT; impl++)
 		run_impl(impl, npipes);
 	sk_result(pages0 > 0 && folios0 > 0 &&
-		  sk_stat("zsplice", "zeropage_pages") == pages0 &&
-		  sk_stat("zsplice", "folio_folios") == folios0,
+		  zs_stat(false, "zeropage_pages") == pages0 &&
+		  zs_stat(false, "folio_folios") == folios0,
 		  "module-owned pages unchanged: %lld zero pages, %lld zero folios of %lld bytes",
-		  pages0, folios0, sk_stat("zsplice", "folio_size"));
+		  pages0, folios0, zs_stat(false, "folio_size"));
 	end = mem_available();
 	sk_result(end >= start - TOL_KB,
 		  "MemAvailable back within %d kB of the start (%lld -> %lld kB, %+lld)",

@@ -17,17 +17,6 @@
 
 static char msg[256];
 
-static int open_impl(const char *path, int flags, int impl)
-{
-	int fd = open(path, flags | O_CLOEXEC);
-
-	if (fd >= 0 && impl >= 0 && sk_set_impl(fd, impl)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* Return -errno of a call that returned < 0, or 0 when it succeeded. */
 #define ERR(call) ((call) < 0 ? -errno : 0)
 
@@ -39,15 +28,15 @@ static bool want(int got, int want_err)
 
 static bool t_sysfs_bad_name(void)
 {
-	int before = sk_get_param_impl(), got;
+	int before = zs_get_param_impl(), got;
 
-	got = sk_write_file(SK_PARAM, "bogus");
+	got = zs_write_file(SK_PARAM, "bogus");
 	if (!want(got, EINVAL))
 		return false;
-	got = sk_write_file(SK_PARAM, "zeropages");
+	got = zs_write_file(SK_PARAM, "zeropages");
 	if (!want(got, EINVAL))
 		return false;
-	if (sk_get_param_impl() != before) {
+	if (zs_get_param_impl() != before) {
 		snprintf(msg, sizeof(msg), "splice_impl changed");
 		return false;
 	}
@@ -57,7 +46,7 @@ static bool t_sysfs_bad_name(void)
 static bool t_ioctl_bad_value(void)
 {
 	static const __u32 bad[] = { ZSPLICE_IMPL_COUNT, 17, 0xffffffffu };
-	int fd = open_impl(SK_ZERO_DEV, O_RDONLY, ZSPLICE_IMPL_FOLIO);
+	int fd = sk_open_impl(SK_ZERO_DEV, O_RDONLY, ZSPLICE_IMPL_FOLIO);
 	unsigned int i;
 	__u32 v;
 	bool ok = fd >= 0;
@@ -128,7 +117,7 @@ static bool t_full_splice_write(void)
 	bool ok = true;
 
 	for (impl = ZSPLICE_IMPL_COPY; ok && impl < ZSPLICE_IMPL_COUNT; impl++) {
-		fd = open_impl(SK_FULL_DEV, O_WRONLY, impl);
+		fd = sk_open_impl(SK_FULL_DEV, O_WRONLY, impl);
 		if (fd < 0 || pipe(p))
 			return false;
 		if (write(p[1], "\0\0\0\0", 4) != 4)
@@ -147,7 +136,7 @@ static bool t_splice_none(void)
 	bool ok = true;
 
 	for (d = 0; ok && d < 2; d++) {
-		int fd = open_impl(d ? SK_FULL_DEV : SK_ZERO_DEV, O_RDWR, ZSPLICE_IMPL_NONE);
+		int fd = sk_open_impl(d ? SK_FULL_DEV : SK_ZERO_DEV, O_RDWR, ZSPLICE_IMPL_NONE);
 
 		if (fd < 0 || pipe(p))
 			return false;
@@ -160,13 +149,13 @@ static bool t_splice_none(void)
 	}
 	/* and through the module parameter */
 	if (ok) {
-		int before = sk_get_param_impl();
+		int before = zs_get_param_impl();
 		int fd = open(SK_ZERO_DEV, O_RDONLY | O_CLOEXEC);
 
-		if (pipe(p) || sk_set_param_impl(ZSPLICE_IMPL_NONE))
+		if (pipe(p) || zs_set_param_impl(ZSPLICE_IMPL_NONE))
 			return false;
 		ok = want(ERR(splice(fd, NULL, p[1], NULL, 4096, 0)), EINVAL);
-		sk_set_param_impl(before);
+		zs_set_param_impl(before);
 		close(p[0]);
 		close(p[1]);
 		close(fd);
@@ -200,7 +189,7 @@ static bool t_bad_flags(void)
 	bool ok = true;
 
 	for (impl = ZSPLICE_IMPL_COPY; ok && impl < ZSPLICE_IMPL_COUNT; impl++) {
-		int fd = open_impl(SK_ZERO_DEV, O_RDWR, impl);
+		int fd = sk_open_impl(SK_ZERO_DEV, O_RDWR, impl);
 
 		if (fd < 0 || pipe(p))
 			return false;
@@ -215,7 +204,7 @@ static bool t_bad_flags(void)
 
 static bool t_espipe(void)
 {
-	int fd = open_impl(SK_ZERO_DEV, O_RDWR, ZSPLICE_IMPL_ZEROPAGE), p[2];
+	int fd = sk_open_impl(SK_ZERO_DEV, O_RDWR, ZSPLICE_IMPL_ZEROPAGE), p[2];
 	loff_t off = 0;
 	bool ok;
 
@@ -237,7 +226,7 @@ static bool t_eagain(void)
 
 	for (impl = ZSPLICE_IMPL_COPY; ok && impl < ZSPLICE_IMPL_COUNT; impl++) {
 		for (d = 0; ok && d < 2; d++) {
-			int fd = open_impl(d ? SK_FULL_DEV : SK_ZERO_DEV, O_RDONLY, impl);
+			int fd = sk_open_impl(d ? SK_FULL_DEV : SK_ZERO_DEV, O_RDONLY, impl);
 			long total = 0;
 			ssize_t n;
 			int i;
@@ -260,7 +249,7 @@ static bool t_eagain(void)
 			}
 			if (!ok)
 				snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
-					 " (%s, %ld bytes in)", sk_impl_names[impl], total);
+					 " (%s, %ld bytes in)", zs_impl_names[impl], total);
 			close(p[0]);
 			close(p[1]);
 			close(fd);
@@ -276,12 +265,8 @@ static bool t_stats_reset(void)
 	int d;
 
 	for (d = 0; d < 2; d++) {
-		char path[96];
-
-		snprintf(path, sizeof(path), "/sys/class/misc/%s/stats_reset",
-			 d ? "fullsplice" : "zsplice");
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-			if (!want(sk_write_file(path, bad[i]), EINVAL)) {
+			if (!want(zs_stats_reset(d, bad[i]), EINVAL)) {
 				snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
 					 " writing \"%s\"", bad[i]);
 				return false;
@@ -307,13 +292,13 @@ static int load_rows(void)
 	ret = sk_unload_retry(10000, NULL);
 	if (ret && ret != -ENOENT)
 		sk_diag("rmmod before the load rows: %s", strerror(-ret));
-	sk_result(want(sk_load("folio_order=0"), EINVAL) && !sk_module_loaded(),
+	sk_result(want(zs_mod_insert("folio_order=0"), EINVAL) && !zs_module_loaded(),
 		  "folio_order=0 at load: EINVAL, %s", msg);
-	sk_result(want(sk_load("folio_order=10"), EINVAL) && !sk_module_loaded(),
+	sk_result(want(zs_mod_insert("folio_order=10"), EINVAL) && !zs_module_loaded(),
 		  "folio_order=10 at load: EINVAL, %s", msg);
-	ret = sk_load("");
+	ret = zs_mod_insert("");
 	ok = ret == 0 && sk_wait_devices(10000);
-	fd = open_impl(SK_ZERO_DEV, O_RDONLY, ZSPLICE_IMPL_FOLIO);
+	fd = sk_open_impl(SK_ZERO_DEV, O_RDONLY, ZSPLICE_IMPL_FOLIO);
 	if (ok && fd >= 0 && pipe(p) == 0) {
 		n = splice(fd, NULL, p[1], NULL, sizeof(buf), 0);
 		r = n > 0 ? read(p[0], buf, sizeof(buf)) : -1;
@@ -354,8 +339,8 @@ int main(void)
 	unsigned int i;
 
 	sk_plan(NROWS + 3);
-	if (!sk_module_loaded() && getenv("ZSPLICE_KO")) {
-		sk_load("");
+	if (!zs_module_loaded() && getenv("ZSPLICE_KO")) {
+		zs_mod_insert("");
 		sk_wait_devices(10000);
 	}
 	for (i = 0; i < NROWS; i++) {

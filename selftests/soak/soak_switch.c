@@ -310,13 +310,13 @@ static void *switcher_main(void *arg)
 		__u32 v;
 		int fd;
 
-		ret = sk_set_param_impl(next);
+		ret = zs_set_param_impl(next);
 		if (ret) {
 			switch_errors++;
 			snprintf(switch_err_msg, sizeof(switch_err_msg),
-				 "sysfs splice_impl=%s: %s", sk_impl_names[next], strerror(-ret));
+				 "sysfs splice_impl=%s: %s", zs_impl_names[next], strerror(-ret));
 		}
-		ret = sk_get_param_impl();
+		ret = zs_get_param_impl();
 		if (ret < 0) {
 			switch_errors++;
 			snprintf(switch_err_msg, sizeof(switch_err_msg),
@@ -352,18 +352,9 @@ static long long impl_calls(int impl)
 	char key[64];
 	long long a, b;
 
-	snprintf(key, sizeof(key), "splice_%s_calls", sk_impl_names[impl]);
-	a = sk_stat("zsplice", key);
-	b = sk_stat("fullsplice", key);
-	return a < 0 || b < 0 ? -1 : a + b;
-}
-
-/* Pipe references held on the module's pages, -1 if unreadable. */
-static long long pipe_refs(void)
-{
-	long long a = sk_stat("zsplice", "zeropage_pipe_refs");
-	long long b = sk_stat("zsplice", "folio_pipe_refs");
-
+	snprintf(key, sizeof(key), "splice_%s_calls", zs_impl_names[impl]);
+	a = zs_stat(false, key);
+	b = zs_stat(true, key);
 	return a < 0 || b < 0 ? -1 : a + b;
 }
 
@@ -384,14 +375,14 @@ static bool final_check(char *buf, char *msg, size_t msz)
 			}
 			fcntl(p[1], F_SETPIPE_SZ, BUFSZ);
 			if (sk_set_impl(fd, impl)) {
-				snprintf(msg, msz, "ioctl %s: %s", sk_impl_names[impl], strerror(errno));
+				snprintf(msg, msz, "ioctl %s: %s", zs_impl_names[impl], strerror(errno));
 				return false;
 			}
 			n = splice(fd, NULL, p[1], NULL, BUFSZ, SPLICE_F_NONBLOCK);
 			close(p[1]);
 			while (n > 0 && (r = read(p[0], buf, BUFSZ)) > 0) {
 				if (!sk_is_zero(buf, r)) {
-					snprintf(msg, msz, "%s: non-zero", sk_impl_names[impl]);
+					snprintf(msg, msz, "%s: non-zero", zs_impl_names[impl]);
 					return false;
 				}
 				got += r;
@@ -400,7 +391,7 @@ static bool final_check(char *buf, char *msg, size_t msz)
 			close(fd);
 			if (n <= 0 || got != n) {
 				snprintf(msg, msz, "%s %s: splice %zd, read %zd",
-					 full ? "fullsplice" : "zsplice", sk_impl_names[impl], n, got);
+					 full ? "fullsplice" : "zsplice", zs_impl_names[impl], n, got);
 				return false;
 			}
 		}
@@ -442,13 +433,13 @@ int main(int argc, char **argv)
 		nworkers = 4;
 	signal(SIGPIPE, SIG_IGN);
 	sk_plan(7);
-	if (!sk_module_loaded()) {
+	if (!zs_module_loaded()) {
 		sk_diag("zsplice module not loaded");
 		for (i = 0; i < 7; i++)
 			sk_result(false, "module loaded");
 		return 1;
 	}
-	orig_impl = sk_get_param_impl();
+	orig_impl = zs_get_param_impl();
 	for (i = 0; i < ZSPLICE_IMPL_COUNT; i++)
 		calls0[i] = impl_calls(i);
 	sk_diag("%d workers on %d CPUs for %.0f s, switcher cycling splice_impl and per-file ioctls",
@@ -470,17 +461,17 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	t0 = sk_now();
+	t0 = zs_now();
 	for (i = 0; i < nworkers; i++)
 		pthread_create(&workers[i].thr, NULL, worker_main, &workers[i]);
 	pthread_create(&sw, NULL, switcher_main, NULL);
-	while (sk_now() - t0 < secs)
-		sk_msleep(200);
+	while (zs_now() - t0 < secs)
+		zs_msleep(200);
 	atomic_store(&stop, true);
 	for (i = 0; i < nworkers; i++)
 		pthread_join(workers[i].thr, NULL);
 	pthread_join(sw, NULL);
-	el = sk_now() - t0;
+	el = zs_now() - t0;
 
 	for (i = 0; i < nworkers; i++) {
 		struct worker *w = &workers[i];
@@ -506,7 +497,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < ZSPLICE_IMPL_COUNT; i++) {
 		calls1[i] = impl_calls(i);
-		sk_diag("splice_%s_calls +%lld", sk_impl_names[i], calls1[i] - calls0[i]);
+		sk_diag("splice_%s_calls +%lld", zs_impl_names[i], calls1[i] - calls0[i]);
 		if (calls0[i] < 0 || calls1[i] <= calls0[i])
 			impls_ok = false;
 	}
@@ -529,11 +520,10 @@ int main(int argc, char **argv)
 		  "%llu sysfs switches and %llu ioctls without error, every implementation used",
 		  switches, ioctls);
 	/* sockets and pipes are closed: references must drop to 0 */
-	for (i = 0; i < 50 && (refs = pipe_refs()) != 0; i++)
-		sk_msleep(100);
+	refs = sk_pipe_refs_settled();
 	sk_result(refs == 0, "zeropage_pipe_refs + folio_pipe_refs back to 0 (%lld)", refs);
 	if (orig_impl >= 0)
-		sk_set_param_impl(orig_impl);
+		zs_set_param_impl(orig_impl);
 	buf = malloc(BUFSZ);
 	sk_result(buf && final_check(buf, msg, sizeof(msg)),
 		  "devices still splice zeros with every implementation %s", msg);

@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	char first[256] = "";
 	uint64_t rng = (uint64_t)time(NULL) | 1;
 	char *buf = malloc(BUFSZ);
-	double t0 = sk_now();
+	double t0 = zs_now();
 
 	while ((opt = getopt(argc, argv, "r:k")) != -1) {
 		switch (opt) {
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
 			sk_result(false, "ZSPLICE_KO names the module");
 		return 1;
 	}
-	if (sk_module_loaded() && (ret = sk_unload_retry(10000, NULL))) {
+	if (zs_module_loaded() && (ret = sk_unload_retry(10000, NULL))) {
 		sk_diag("cannot unload the module before starting: %s", strerror(-ret));
 		for (i = 0; i < 6; i++)
 			sk_result(false, "module unloadable at start");
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 
 		snprintf(params, sizeof(params), "splice_impl=%s folio_order=%d",
 			 impl_names[sk_rand(&rng) % 3], 1 + (int)(sk_rand(&rng) % 9));
-		ret = sk_load(params);
+		ret = zs_mod_insert(params);
 		if (ret || !sk_wait_devices(10000)) {
 			load_fail++;
 			if (!first[0])
@@ -160,10 +160,11 @@ int main(int argc, char **argv)
 
 			s->id = i;
 			s->impl = i < 3 ? i + 1 : -1;	/* copy, zeropage, folio, default */
-			s->dev = open((r + i) & 1 ? SK_FULL_DEV : SK_ZERO_DEV, O_RDONLY | O_CLOEXEC);
+			s->dev = sk_open_impl((r + i) & 1 ? SK_FULL_DEV : SK_ZERO_DEV, O_RDONLY,
+					      s->impl);
 			s->err[0] = 0;
 			s->bad = s->nonzero = 0;
-			if (s->dev < 0 || (s->impl >= 0 && sk_set_impl(s->dev, s->impl))) {
+			if (s->dev < 0) {
 				snprintf(first, sizeof(first), "round %d: open/ioctl: %s", r, strerror(errno));
 				return 1;
 			}
@@ -178,10 +179,10 @@ int main(int argc, char **argv)
 			pthread_create(&s->thr, NULL, splicer_main, s);
 		}
 		while (atomic_load(&full_once) < NTHREADS)
-			sk_msleep(2);
+			zs_msleep(2);
 		/* Files open: rmmod must be refused, a few times over. */
 		for (i = 0; i < 5; i++) {
-			ret = sk_unload();
+			ret = zs_mod_delete();
 			if (ret == -EBUSY || ret == -EAGAIN) {
 				busy++;
 			} else {
@@ -192,14 +193,14 @@ int main(int argc, char **argv)
 						 ret ? strerror(-ret) : "succeeded");
 				break;
 			}
-			sk_msleep(3);
+			zs_msleep(3);
 		}
 		atomic_store(&phase, 1);
 		/* rmmod as the splicers close: retried while busy */
 		ret = sk_unload_retry(20000, &busy);
 		for (i = 0; i < NTHREADS; i++)
 			pthread_join(sp[i].thr, NULL);
-		if (ret == 0 && sk_module_loaded())
+		if (ret == 0 && zs_module_loaded())
 			ret = -EEXIST;
 		if (ret) {
 			unload_fail++;
@@ -229,7 +230,7 @@ int main(int argc, char **argv)
 						if (!first[0])
 							snprintf(first, sizeof(first),
 								 "round %d: non-zero data after rmmod (%s)",
-								 r, s->impl >= 0 ? sk_impl_names[s->impl] : "default");
+								 r, s->impl >= 0 ? zs_impl_names[s->impl] : "default");
 					}
 					got += n;
 				}
@@ -253,7 +254,7 @@ int main(int argc, char **argv)
 				r, rounds, params, busy, held);
 	}
 	sk_diag("SOAK-UNLOAD rounds=%d busy_refusals=%llu bytes_held_across_rmmod=%llu seconds=%.1f",
-		rounds, busy_total, held_total, sk_now() - t0);
+		rounds, busy_total, held_total, zs_now() - t0);
 	if (first[0])
 		sk_diag("first failure: %s", first);
 	sk_result(load_fail == 0, "%d rounds loaded the module with random splice_impl/folio_order (%d failed)",
@@ -267,13 +268,12 @@ int main(int argc, char **argv)
 		  bytes_read);
 	sk_result(count_fail == 0, "every pipe gave back exactly what it held (%d mismatches)", count_fail);
 	if (keep_unloaded) {
-		sk_result(!sk_module_loaded(), "module left unloaded");
+		sk_result(!zs_module_loaded(), "module left unloaded");
 	} else {
-		ret = sk_load("");
+		ret = zs_mod_insert("");
 		if (!ret && !sk_wait_devices(10000))
 			ret = -ENODEV;
-		sk_result(ret == 0 && sk_stat("zsplice", "zeropage_pipe_refs") == 0 &&
-			  sk_stat("zsplice", "folio_pipe_refs") == 0,
+		sk_result(ret == 0 && sk_pipe_refs() == 0,
 			  "module loads again with default parameters, no pipe references (%s)",
 			  ret ? strerror(-ret) : "ok");
 	}
