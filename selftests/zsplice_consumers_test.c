@@ -36,10 +36,7 @@ FIXTURE_VARIANT(con) {
 	int impl;
 };
 
-#define CON(dev, isfull, im)						\
-	FIXTURE_VARIANT_ADD(con, dev##_##im) {				\
-		.full = isfull, .impl = ZSPLICE_IMPL_##im,		\
-	}
+#define CON(dev, isfull, im)	ZS_DEV_VARIANT(con, dev, isfull, im)
 
 CON(zsplice, false, COPY);
 CON(zsplice, false, ZEROPAGE);

@@ -27,10 +27,7 @@ FIXTURE_VARIANT(dp) {
 	int impl;
 };
 
-#define DP(dev, isfull, im)						\
-	FIXTURE_VARIANT_ADD(dp, dev##_##im) {				\
-		.full = isfull, .impl = ZSPLICE_IMPL_##im,		\
-	}
+#define DP(dev, isfull, im)	ZS_DEV_VARIANT(dp, dev, isfull, im)
 
 DP(zsplice, false, COPY);
 DP(zsplice, false, ZEROPAGE);

@@ -27,10 +27,7 @@ FIXTURE_VARIANT(sp) {
 	int impl;
 };
 
-#define SP_VARIANT(dev, isfull, im)					\
-	FIXTURE_VARIANT_ADD(sp, dev##_##im) {				\
-		.full = isfull, .impl = ZSPLICE_IMPL_##im,		\
-	}
+#define SP_VARIANT(dev, isfull, im)	ZS_DEV_VARIANT(sp, dev, isfull, im)
 
 SP_VARIANT(zsplice, false, NONE);
 SP_VARIANT(zsplice, false, COPY);

@@ -36,6 +36,15 @@
 #define ZS_DEFAULT_IMPL	ZSPLICE_IMPL_ZEROPAGE
 #define ZS_PAGE		4096
 
+/*
+ * Add variant DEV_IMPL (e.g. zsplice_FOLIO) to fixture F, whose variant
+ * struct has "bool full" and "int impl".  Use after kselftest_harness.h.
+ */
+#define ZS_DEV_VARIANT(f, dev, isfull, im)				\
+	FIXTURE_VARIANT_ADD(f, dev##_##im) {				\
+		.full = isfull, .impl = ZSPLICE_IMPL_##im,		\
+	}
+
 static const char * const zs_impl_names[] = {
 	[ZSPLICE_IMPL_NONE] = "none",
 	[ZSPLICE_IMPL_COPY] = "copy",
