@@ -2,7 +2,10 @@
 #
 # zsplice top-level Makefile.
 #
-#   make                  build the module (KDIR), zsbench and the selftests
+#   make                  build what a user needs: the module (KDIR) and zsbench;
+#                         only kernel headers, libkmod and liburing are needed
+#   make selftests        the kselftests (need tools/testing/selftests of a kernel
+#                         source tree: linux-source-6.12, or KSFT_DIR=)
 #   make check            the test suite, in a QEMU guest (ends "N passed, N failed")
 #   make vm-shell         boot the test guest with a shell (module in /zs)
 #   make bench            the comparison benchmark (README's main command)
@@ -14,25 +17,45 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 # The kernel to build against: the running one when its build tree exists,
 # otherwise the newest installed Debian 6.12 kernel (the one the test guest
-# boots).  KVER= and KDIR= override.
+# boots), otherwise the newest kernel whose headers are installed (a
+# container or chroot).  KVER= and KDIR= override.
 ifeq ($(origin KVER),undefined)
 KVER := $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then uname -r; \
-	else . $(TOP)/selftests/vm/kver.sh && zs_installed_kver || uname -r; fi)
+	else . $(TOP)/selftests/vm/kver.sh && zs_installed_kver || \
+	ls -d /lib/modules/*/build 2>/dev/null | cut -d/ -f4 | sort -V | tail -n 1 | \
+	grep . || uname -r; fi)
 endif
 KDIR ?= /lib/modules/$(KVER)/build
-ZSPLICE_VERSION ?= $(shell git -C $(TOP) describe --tags --always --dirty 2>/dev/null || \
-	cat $(TOP)/VERSION 2>/dev/null || echo 0.1)
+# One version everywhere: VERSION is MODULE_VERSION, dkms.conf's
+# PACKAGE_VERSION, the Debian packages' upstream version and zsplice.pc's.
+ZSPLICE_VERSION := $(shell cat $(TOP)/VERSION)
 export ZSPLICE_VERSION
 
 .PHONY: all module modules userspace selftests clean deps bench
-all: module userspace selftests
+all: module userspace
 
 module modules:
+	@test -f $(KDIR)/Makefile || { \
+		echo "zsplice: no kernel build tree at KDIR=$(KDIR)" >&2; \
+		echo "zsplice: install the headers (Debian: apt-get install linux-headers-$(KVER))," >&2; \
+		echo "zsplice: or give KVER= or KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) ZSPLICE_VERSION=$(ZSPLICE_VERSION) modules
 
 userspace:
+	@missing=""; \
+	command -v pkg-config >/dev/null || missing="pkg-config"; \
+	for p in libkmod liburing; do \
+		pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "zsbench needs:$$missing (Debian: apt-get install pkg-config libkmod-dev liburing-dev)" >&2; \
+		exit 1; \
+	fi
 	$(MAKE) -C $(TOP)/userspace
 
+# The kselftests (selftests/Makefile follows kselftest's lib.mk; it says
+# what is missing).  Not part of the default target: they need a kernel
+# source tree's tools/testing/selftests.
 selftests:
 	$(MAKE) -C $(TOP)/selftests
 
@@ -48,7 +71,7 @@ bench:
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
 	$(MAKE) -C $(TOP)/userspace clean
-	$(MAKE) -C $(TOP)/selftests clean
+	-$(MAKE) -C $(TOP)/selftests clean
 	$(MAKE) -C $(TOP)/selftests/soak clean
 
 # Kernel style gates: checkpatch --strict, sparse (C=2) and W=1; part of

@@ -25,12 +25,12 @@ t() {
 }
 
 echo "1..3"
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
+ver=$(cat "$top/VERSION")
 src=$work/src/zsplice-$ver
 rm -rf "$work"
 mkdir -p "$src" "$work/tree"
 # The files dkms needs: what git tracks under the build's inputs.
-(cd "$top" && git ls-files Kbuild dkms.conf drivers include) |
+(cd "$top" && git ls-files Kbuild VERSION dkms.conf drivers include) |
 	(cd "$top" && xargs cp --parents -t "$src")
 
 dkms build -m zsplice -v "$ver" -k "$kver" --sourcetree "$work/src" \

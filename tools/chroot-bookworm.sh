@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A clean Debian bookworm chroot (debootstrap --variant=minbase) with only
+# what a user building zsplice has: build-essential, kmod, libkmod-dev,
+# liburing-dev, pkg-config and the linux-headers package of one kernel.
+# Used by the clean-machine checks (quick start, Debian package).
+#
+#   tools/chroot-bookworm.sh base [KVER]        create (once) and print the base
+#   tools/chroot-bookworm.sh run [KVER] -- CMD  run CMD (bash -c) as root in a
+#                                               throw-away copy of the base,
+#                                               with this tree's committed files
+#                                               (git archive HEAD) in /src
+#
+# The base lives in /var/cache/zsplice/chroot-bookworm/<key>/root, keyed by
+# the package list and the kernel; it is never changed after it is built.
+# Every run works on an overlay (a copy where overlayfs is unavailable) that
+# is deleted afterwards.  Packages downloaded inside runs are kept in
+# /var/cache/zsplice/chroot-bookworm/archives.  Extra packages for one run:
+# ZS_CHROOT_EXTRA="debhelper dh-dkms".  ZS_CHROOT_KEEP=1 keeps the run's
+# directory (its path is printed).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=/var/cache/zsplice/chroot-bookworm
+mirror=${ZS_MIRROR:-http://deb.debian.org/debian}
+security=${ZS_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+pkgs="build-essential kmod libkmod-dev liburing-dev pkg-config"
+
+die() { echo "chroot-bookworm: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mounts)"
+
+# Default kernel: the guest's (newest installed 6.12 Debian kernel).
+default_kver() {
+	# shellcheck source=../selftests/vm/kver.sh
+	. "$top/selftests/vm/kver.sh"
+	zs_installed_kver || die "no 6.12.*+deb12-amd64 kernel installed; give KVER"
+}
+
+# Mount the pseudo file systems a build and apt need; undone by umount_all.
+mounted=()
+mount_all() {
+	local r=$1
+	mount -t proc proc "$r/proc" && mounted+=("$r/proc")
+	mount -t sysfs sys "$r/sys" && mounted+=("$r/sys")
+	mount --bind /dev "$r/dev" && mounted+=("$r/dev")
+	mount --bind /dev/pts "$r/dev/pts" && mounted+=("$r/dev/pts")
+	mkdir -p "$cache/archives/partial" "$r/var/cache/apt/archives"
+	mount --bind "$cache/archives" "$r/var/cache/apt/archives" &&
+		mounted+=("$r/var/cache/apt/archives")
+}
+umount_all() {
+	local i
+	for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+		umount -l "${mounted[i]}" 2>/dev/null || true
+	done
+	mounted=()
+}
+
+in_chroot() { # ROOT CMD
+	local r=$1
+	shift
+	chroot "$r" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		DEBIAN_FRONTEND=noninteractive /bin/bash -c "$1"
+}
+
+base() { # KVER -> prints the base root
+	local kver=$1 key dir tmp
+	key=$(printf '%s\n' "bookworm minbase" "$pkgs" "linux-headers-$kver" "v1" |
+	      sha256sum | cut -c1-16)
+	dir=$cache/$key
+	if [ -f "$dir/done" ]; then
+		echo "$dir/root"
+		return 0
+	fi
+	command -v debootstrap >/dev/null ||
+		die "debootstrap missing: apt-get install debootstrap"
+	mkdir -p "$cache"
+	exec 9>"$cache/.lock"
+	flock 9
+	if [ ! -f "$dir/done" ]; then
+		tmp=$dir.tmp.$$
+		rm -rf "$tmp"
+		mkdir -p "$tmp"
+		echo "chroot-bookworm: debootstrap bookworm into $tmp (key $key)" >&2
+		nice -n 19 debootstrap --variant=minbase \
+			--include="$(echo "$pkgs" | tr ' ' ,)" \
+			bookworm "$tmp/root" "$mirror" >"$tmp/debootstrap.log" 2>&1 ||
+			{ tail -n 20 "$tmp/debootstrap.log" >&2; die "debootstrap failed"; }
+		cat >"$tmp/root/etc/apt/sources.list" <<SRC
+deb $mirror bookworm main
+deb $mirror bookworm-updates main
+deb $security bookworm-security main
+SRC
+		trap umount_all EXIT
+		mount_all "$tmp/root"
+		in_chroot "$tmp/root" "apt-get update -q && nice -n 19 apt-get install -y -q --no-install-recommends linux-headers-$kver" \
+			>"$tmp/headers.log" 2>&1 ||
+			{ umount_all; tail -n 20 "$tmp/headers.log" >&2; die "headers install failed"; }
+		in_chroot "$tmp/root" "apt-get clean; dpkg-query -W -f '\${Package} \${Version}\n'" >"$tmp/packages"
+		umount_all
+		trap - EXIT
+		echo "$kver" >"$tmp/kver"
+		touch "$tmp/done"
+		rm -rf "$dir"
+		mv "$tmp" "$dir"
+		echo "chroot-bookworm: base ready: $dir/root ($(wc -l <"$dir/packages") packages)" >&2
+	fi
+	exec 9>&-
+	echo "$dir/root"
+}
+
+run() { # KVER CMD
+	local kver=$1 cmd=$2 b work r
+	b=$(base "$kver")
+	work=$(mktemp -d /var/tmp/zsplice-chroot.XXXXXX)
+	mkdir -p "$work/upper" "$work/work" "$work/root"
+	if ! mount -t overlay overlay -o "lowerdir=$b,upperdir=$work/upper,workdir=$work/work" \
+		"$work/root" 2>/dev/null; then
+		rmdir "$work/root"
+		cp -a "$b" "$work/root"
+	else
+		mounted+=("$work/root")
+	fi
+	r=$work/root
+	cleanup() {
+		umount_all
+		if [ "${ZS_CHROOT_KEEP:-0}" = 1 ]; then
+			echo "chroot-bookworm: kept $work" >&2
+		else
+			rm -rf "$work"
+		fi
+	}
+	trap cleanup EXIT
+	mount_all "$r"
+	mkdir -p "$r/src"
+	git -C "$top" archive HEAD | tar -C "$r/src" -x
+	if [ -n "${ZS_CHROOT_EXTRA:-}" ]; then
+		in_chroot "$r" "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $ZS_CHROOT_EXTRA" \
+			>"$work/extra.log" 2>&1 ||
+			{ tail -n 20 "$work/extra.log" >&2; die "installing $ZS_CHROOT_EXTRA failed"; }
+	fi
+	in_chroot "$r" "cd /src && $cmd"
+}
+
+what=${1:-}
+shift || true
+kver=""
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then kver=$1; shift; fi
+[ -n "$kver" ] || kver=$(default_kver)
+case $what in
+base) base "$kver" ;;
+run)
+	[ "${1:-}" = "--" ] && shift
+	[ $# -gt 0 ] || die "run: no command"
+	run "$kver" "$*"
+	;;
+*) sed -n '3,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
+esac
