@@ -6,6 +6,10 @@
 #
 # Usage: run.sh [options] -- 'guest shell command'
 #   --kver KVER         guest kernel (default $KVER, else newest installed 6.12)
+#   --kimage BZIMAGE    boot this kernel image instead of /boot/vmlinuz-KVER
+#                       (default $KIMAGE), e.g. one from selftests/kbuild/
+#   --kmods DIR         its modules, installed with INSTALL_MOD_PATH=DIR
+#                       (default $KMODS); KVER is then DIR/lib/modules/*
 #   --cpus N            vCPUs (default 2)
 #   --mem SIZE          guest memory (default 2G)
 #   --timeout SEC       hard timeout for the whole run (default 1200)
@@ -32,6 +36,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 build=${ZSVM_BUILD:-$here/.build}
 kver=${KVER:-}
+kimage=${KIMAGE:-}
+kmods=${KMODS:-}
 cpus=2
 mem=2G
 timeout=1200
@@ -48,6 +54,8 @@ usage() { sed -n '5,/^set -euo/s/^# \{0,1\}//p' "$0"; exit "${1:-2}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kver=$2; shift 2 ;;
+	--kimage) kimage=$2; shift 2 ;;
+	--kmods) kmods=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -65,11 +73,22 @@ done
 cmd=${*:-}
 [ -n "$cmd" ] || [ "$interactive" = 1 ] || die "no guest command (run.sh [options] -- 'command')"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
-[ -n "$kver" ] || kver=$(zs_installed_kver) ||
-	die "no 6.12.*+deb12-amd64 kernel with headers installed (run selftests/vm/deps.sh)"
-kernel=/boot/vmlinuz-$kver
+if [ -n "$kimage" ]; then
+	# A kernel of our own (selftests/kbuild/build.sh): modules from --kmods.
+	[ -r "$kimage" ] || die "--kimage $kimage missing"
+	[ -n "$kmods" ] || die "--kimage needs --kmods DIR (its INSTALL_MOD_PATH)"
+	kmods=$(cd "$kmods" && pwd) || die "--kmods $kmods missing"
+	kver=$(ls "$kmods/lib/modules" 2>/dev/null | head -n 1)
+	[ -n "$kver" ] || die "no $kmods/lib/modules/<release>"
+	kernel=$kimage
+else
+	[ -n "$kver" ] || kver=$(zs_installed_kver) ||
+		die "no 6.12.*+deb12-amd64 kernel with headers installed (run selftests/vm/deps.sh)"
+	kernel=/boot/vmlinuz-$kver
+fi
+moddir=${kmods:+$kmods}/lib/modules/$kver
 [ -r "$kernel" ] || die "$kernel missing"
-[ -d "/lib/modules/$kver" ] || die "/lib/modules/$kver missing"
+[ -d "$moddir" ] || die "$moddir missing"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (run selftests/vm/deps.sh)"
 
 mkdir -p "$build"
@@ -107,8 +126,8 @@ libs_of() {
 guest_modules() {
 	local m
 	for m in ext4 loop; do
-		modprobe -S "$kver" --show-depends "$m" 2>/dev/null |
-			sed -n "s|^insmod /lib/modules/$kver/\([^ ]*\).*|\1|p"
+		modprobe ${kmods:+-d "$kmods"} -S "$kver" --show-depends "$m" 2>/dev/null |
+			sed -n "s|^insmod $moddir/\([^ ]*\).*|\1|p"
 	done | sort -u
 }
 
@@ -156,12 +175,12 @@ build_base() {
 			ln -s mke2fs "$stage/usr/bin/$b" 2>/dev/null || true
 		done
 	fi
-	for f in /lib/modules/"$kver"/modules.*; do
+	for f in "$moddir"/modules.*; do
 		cp "$f" "$stage/usr/lib/modules/$kver/"
 	done
 	for f in $(guest_modules); do
 		mkdir -p "$stage/usr/lib/modules/$kver/$(dirname "$f")"
-		cp "/lib/modules/$kver/$f" "$stage/usr/lib/modules/$kver/$f"
+		cp "$moddir/$f" "$stage/usr/lib/modules/$kver/$f"
 	done
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
 		>"$stage/etc/passwd"
@@ -177,10 +196,10 @@ build_base() {
 # sizes and mtimes, this script and the guest init.
 base_key() {
 	{
-		echo "$kver"
+		echo "$kver $kernel"
 		local f
 		for f in $(base_bins 2>/dev/null) $(libs_of $(base_bins 2>/dev/null)) \
-			 /lib/modules/"$kver"/modules.* "$here/run.sh" "$here/init.sh"; do
+			 "$moddir"/modules.* "$kernel" "$here/run.sh" "$here/init.sh"; do
 			stat -L -c '%n %s %Y' "$f"
 		done
 		guest_modules
