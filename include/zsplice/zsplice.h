@@ -41,6 +41,7 @@ struct zs_stats {
 
 struct zs_dev {
 	enum zs_kind kind;
+	fmode_t fmode;		/* f_mode bits every open file gets */
 	struct miscdevice misc;
 	struct zs_stats __percpu *stats;
 };
@@ -54,6 +55,10 @@ struct zs_file {
 /* zs_file.impl when the file follows the module parameter. */
 #define ZS_IMPL_FOLLOW	(-1)
 
+/* The folio orders splice_impl=folio accepts: 8 KiB .. 2 MiB. */
+#define ZS_FOLIO_ORDER_MIN	1
+#define ZS_FOLIO_ORDER_MAX	9
+
 /* main.c */
 extern const char * const zs_impl_names[ZSPLICE_IMPL_COUNT];
 int zs_file_impl(const struct zs_file *zf);
@@ -65,13 +70,17 @@ enum zs_set {
 	ZS_NR_SETS
 };
 
+struct seq_file;
+
 int zs_pages_init(unsigned int folio_order);
 void zs_pages_exit(void);
-struct page *zs_pages_get(enum zs_set set, unsigned int *cpu);
+struct folio *zs_pages_get(enum zs_set *set, unsigned int *cpu);
 size_t zs_pages_size(enum zs_set set);
 size_t zs_pages_buf_room(const struct pipe_buffer *buf);
-unsigned int zs_pages_count(void);
+unsigned int zs_pages_count(enum zs_set set);
+unsigned long zs_pages_fallbacks(void);
 unsigned long zs_pages_pipe_refs(enum zs_set set);
+int zs_pages_selfcheck(struct seq_file *m);
 
 /* splice.c */
 ssize_t zs_splice_read(struct file *file, loff_t *ppos,
@@ -80,9 +89,10 @@ ssize_t zs_splice_read(struct file *file, loff_t *ppos,
 ssize_t zs_splice_write(struct pipe_inode_info *pipe, struct file *out,
 			loff_t *ppos, size_t len, unsigned int flags);
 
-/* stats.c */
-int zs_stats_init(struct zs_dev *zdev);
-void zs_stats_exit(struct zs_dev *zdev);
-extern const struct attribute_group *zs_stats_groups[];
+/* stats.c: counters and debugfs */
+int zs_stats_alloc(struct zs_dev *zdev);
+void zs_stats_free(struct zs_dev *zdev);
+void zs_debugfs_init(struct zs_dev *devs, int nr);
+void zs_debugfs_exit(void);
 
 #endif /* _ZSPLICE_ZSPLICE_H */

@@ -15,25 +15,20 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched/signal.h>
-#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <zsplice/zsplice.h>
+#include "compat.h"
 
 #ifndef ZSPLICE_VERSION
 #define ZSPLICE_VERSION "0.1"
 #endif
 
-const char * const zs_impl_names[ZSPLICE_IMPL_COUNT] = {
-	[ZSPLICE_IMPL_NONE]	= "none",
-	[ZSPLICE_IMPL_COPY]	= "copy",
-	[ZSPLICE_IMPL_ZEROPAGE]	= "zeropage",
-	[ZSPLICE_IMPL_FOLIO]	= "folio",
-};
+const char * const zs_impl_names[ZSPLICE_IMPL_COUNT] = ZSPLICE_IMPL_NAMES;
 
-static int zs_splice_impl = ZSPLICE_IMPL_ZEROPAGE;
+static int zs_splice_impl = ZSPLICE_IMPL_FOLIO;
 
 static int zs_param_impl_set(const char *val, const struct kernel_param *kp)
 {
@@ -47,8 +42,7 @@ static int zs_param_impl_set(const char *val, const struct kernel_param *kp)
 
 static int zs_param_impl_get(char *buf, const struct kernel_param *kp)
 {
-	return scnprintf(buf, PAGE_SIZE, "%s\n",
-			 zs_impl_names[READ_ONCE(*(int *)kp->arg)]);
+	return sysfs_emit(buf, "%s\n", zs_impl_names[READ_ONCE(*(int *)kp->arg)]);
 }
 
 static const struct kernel_param_ops zs_param_impl_ops = {
@@ -58,15 +52,24 @@ static const struct kernel_param_ops zs_param_impl_ops = {
 
 module_param_cb(splice_impl, &zs_param_impl_ops, &zs_splice_impl, 0644);
 MODULE_PARM_DESC(splice_impl,
-		 "splice_read implementation: none, copy, zeropage or folio (default: zeropage)");
+		 "splice_read implementation: none, copy, zeropage or folio (default: folio)");
 
-#define ZS_FOLIO_ORDER_MIN	1
-#define ZS_FOLIO_ORDER_MAX	9
+static unsigned int zs_folio_order = ZS_FOLIO_ORDER_MAX;
 
-static unsigned int zs_folio_order = 4;
-module_param_named(folio_order, zs_folio_order, uint, 0444);
+static int zs_param_order_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, ZS_FOLIO_ORDER_MIN,
+				     ZS_FOLIO_ORDER_MAX);
+}
+
+static const struct kernel_param_ops zs_param_order_ops = {
+	.set = zs_param_order_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(folio_order, &zs_param_order_ops, &zs_folio_order, 0444);
 MODULE_PARM_DESC(folio_order,
-		 "order of the zero folios used by splice_impl=folio, 1..9 (default: 4 = 64 KiB)");
+		 "order of the zero folios of splice_impl=folio, 1..9 (default: 9, 2 MiB)");
 
 /* The implementation @zf uses now: its own override or the parameter. */
 int zs_file_impl(const struct zs_file *zf)
@@ -92,8 +95,8 @@ static int zs_open(struct inode *inode, struct file *file)
 	zf->dev = container_of(misc, struct zs_dev, misc);
 	zf->impl = ZS_IMPL_FOLLOW;
 	file->private_data = zf;
-	/* Reads never block: io_uring may complete them inline. */
-	file->f_mode |= FMODE_NOWAIT;
+	/* As mem.c: /dev/zero's reads never block, /dev/full's say nothing. */
+	file->f_mode |= zf->dev->fmode;
 	return 0;
 }
 
@@ -113,7 +116,7 @@ static ssize_t zs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct zs_dev *zdev = zs_file_dev(iocb->ki_filp);
 	ssize_t done = 0, err = 0;
 
-	this_cpu_add(zdev->stats->read_calls, 1);
+	this_cpu_inc(zdev->stats->read_calls);
 	while (iov_iter_count(to)) {
 		size_t n = iov_iter_zero(min_t(size_t, iov_iter_count(to),
 					       PAGE_SIZE), to);
@@ -146,7 +149,7 @@ static ssize_t zs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	struct zs_dev *zdev = zs_file_dev(iocb->ki_filp);
 	size_t count = iov_iter_count(from);
 
-	this_cpu_add(zdev->stats->write_calls, 1);
+	this_cpu_inc(zdev->stats->write_calls);
 	if (zdev->kind == ZS_FULL)
 		return -ENOSPC;
 	iov_iter_advance(from, count);
@@ -162,28 +165,15 @@ static loff_t zs_llseek(struct file *file, loff_t offset, int whence)
 }
 
 /*
- * MAP_PRIVATE: anonymous zero-fill memory, as /dev/zero.  MAP_SHARED:
- * shared anonymous memory backed by an unlinked shmem file, which is what
- * shmem_zero_setup() builds for /dev/zero; that helper is not exported, so
- * do the same through exported calls.
+ * As mmap_zero(): MAP_PRIVATE gives anonymous zero-fill memory, MAP_SHARED
+ * shared anonymous memory backed by an unlinked shmem file.
  */
 static int zs_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	loff_t size = vma->vm_end - vma->vm_start;
-	struct file *shm;
-	int ret;
-
-	if (!(vma->vm_flags & VM_SHARED)) {
-		vma_set_anonymous(vma);
-		return 0;
-	}
-	shm = shmem_kernel_file_setup("dev/zsplice", size, vma->vm_flags);
-	if (IS_ERR(shm))
-		return PTR_ERR(shm);
-	vma_set_file(vma, shm);
-	ret = shm->f_op->mmap(shm, vma);
-	fput(shm);
-	return ret;
+	if (vma->vm_flags & VM_SHARED)
+		return zs_mmap_shared(vma);
+	vma_set_anonymous(vma);
+	return 0;
 }
 
 static long zs_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -224,7 +214,7 @@ static const struct file_operations zs_zero_fops = {
 	.compat_ioctl	= compat_ptr_ioctl,
 };
 
-/* As /dev/full: no mmap. */
+/* As /dev/full: no mmap, no splice_write. */
 static const struct file_operations zs_full_fops = {
 	.owner		= THIS_MODULE,
 	.open		= zs_open,
@@ -233,7 +223,6 @@ static const struct file_operations zs_full_fops = {
 	.read_iter	= zs_read_iter,
 	.write_iter	= zs_write_iter,
 	.splice_read	= zs_splice_read,
-	.splice_write	= zs_splice_write,
 	.unlocked_ioctl	= zs_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };
@@ -241,12 +230,12 @@ static const struct file_operations zs_full_fops = {
 static struct zs_dev zs_devs[ZS_NR_KINDS] = {
 	[ZS_ZERO] = {
 		.kind = ZS_ZERO,
+		.fmode = FMODE_NOWAIT,
 		.misc = {
 			.minor	= MISC_DYNAMIC_MINOR,
 			.name	= "zsplice",
 			.fops	= &zs_zero_fops,
 			.mode	= 0666,
-			.groups	= zs_stats_groups,
 		},
 	},
 	[ZS_FULL] = {
@@ -256,7 +245,6 @@ static struct zs_dev zs_devs[ZS_NR_KINDS] = {
 			.name	= "fullsplice",
 			.fops	= &zs_full_fops,
 			.mode	= 0666,
-			.groups	= zs_stats_groups,
 		},
 	},
 };
@@ -265,7 +253,7 @@ static void zs_devs_exit(int nr)
 {
 	while (nr--) {
 		misc_deregister(&zs_devs[nr].misc);
-		zs_stats_exit(&zs_devs[nr]);
+		zs_stats_free(&zs_devs[nr]);
 	}
 }
 
@@ -273,26 +261,23 @@ static int __init zs_init(void)
 {
 	int ret, i;
 
-	if (zs_folio_order < ZS_FOLIO_ORDER_MIN ||
-	    zs_folio_order > ZS_FOLIO_ORDER_MAX) {
-		pr_err("folio_order=%u is out of range %d..%d\n", zs_folio_order,
-		       ZS_FOLIO_ORDER_MIN, ZS_FOLIO_ORDER_MAX);
-		return -EINVAL;
-	}
 	ret = zs_pages_init(zs_folio_order);
 	if (ret)
 		return ret;
 
 	for (i = 0; i < ZS_NR_KINDS; i++) {
-		ret = zs_stats_init(&zs_devs[i]);
+		ret = zs_stats_alloc(&zs_devs[i]);
 		if (ret)
 			goto err;
 		ret = misc_register(&zs_devs[i].misc);
 		if (ret) {
-			zs_stats_exit(&zs_devs[i]);
+			pr_err("cannot register /dev/%s: %d\n",
+			       zs_devs[i].misc.name, ret);
+			zs_stats_free(&zs_devs[i]);
 			goto err;
 		}
 	}
+	zs_debugfs_init(zs_devs, ZS_NR_KINDS);
 	pr_info("loaded, splice_impl=%s folio_order=%u\n",
 		zs_impl_names[READ_ONCE(zs_splice_impl)], zs_folio_order);
 	return 0;
@@ -305,6 +290,7 @@ err:
 
 static void __exit zs_exit(void)
 {
+	zs_debugfs_exit();
 	zs_devs_exit(ZS_NR_KINDS);
 	zs_pages_exit();
 }

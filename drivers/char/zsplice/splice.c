@@ -5,29 +5,47 @@
  *   none      -EINVAL, as /dev/zero up to v6.6
  *   copy      copy_splice_read(), as mainline /dev/zero since v6.7: a fresh
  *             page per slot, even for one byte
- *   zeropage  buffers referencing a shared zero page; a splice first
+ *   zeropage  buffers referencing a shared 4 KiB zero page; a splice first
  *             extends the pipe's tail buffer when it is one of ours
  *   folio     the same with a zero folio of 2^folio_order pages per slot
  *
  * All of them run with the pipe locked by the splice core, which has
- * already waited for a free slot and clamped @len to the free slots.
+ * clamped @len to the free slots times PAGE_SIZE (so the pipe is full only
+ * when @len is 0).  splice() has also waited for a free slot first;
+ * sendfile()'s internal pipe is drained before every call.
  */
 #include <linux/minmax.h>
 #include <linux/mm.h>
-#include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/splice.h>
 #include <zsplice/zsplice.h>
+#include "compat.h"
+#include "trace.h"
 
-static ssize_t zs_splice_copy(struct zs_dev *zdev, struct file *file,
-			      loff_t *ppos, struct pipe_inode_info *pipe,
-			      size_t len, unsigned int flags)
+/*
+ * The bytes one pipe may hold, ours and others', before we stop adding to
+ * it.  Pipe byte counts are ints in places (FIONREAD, splice_pipe_to_pipe);
+ * a pipe of 4 KiB buffers can never reach this, one of 2 MiB folios could.
+ */
+#define ZS_PIPE_MAX_BYTES	SZ_1G
+/* The largest buffer a pipe may hold: one of our biggest folios. */
+#define ZS_BUF_MAX_BYTES	(PAGE_SIZE << ZS_FOLIO_ORDER_MAX)
+
+/*
+ * How many more bytes @pipe may take.  Summing the buffers is only needed
+ * when the pipe has more slots than the cap allows buffers of the largest
+ * size; the common pipe sizes never get there.
+ */
+static size_t zs_pipe_room(const struct pipe_inode_info *pipe)
 {
-	ssize_t ret = copy_splice_read(file, ppos, pipe, len, flags);
+	unsigned int tail;
+	size_t bytes = 0;
 
-	if (ret > 0)
-		this_cpu_add(zdev->stats->splice[ZSPLICE_IMPL_COPY].slots,
-			     DIV_ROUND_UP(ret, PAGE_SIZE));
-	return ret;
+	if ((size_t)pipe->max_usage * ZS_BUF_MAX_BYTES <= ZS_PIPE_MAX_BYTES)
+		return ZS_PIPE_MAX_BYTES;
+	for (tail = pipe->tail; tail != pipe->head; tail++)
+		bytes += pipe_buf(pipe, tail)->len;
+	return bytes < ZS_PIPE_MAX_BYTES ? ZS_PIPE_MAX_BYTES - bytes : 0;
 }
 
 /* Append up to @len bytes to the pipe's tail buffer if it is ours. */
@@ -36,7 +54,7 @@ static size_t zs_splice_coalesce(struct pipe_inode_info *pipe, size_t len)
 	struct pipe_buffer *buf;
 	size_t n;
 
-	if (pipe_empty(pipe->head, pipe->tail))
+	if (!len || pipe_empty(pipe->head, pipe->tail))
 		return 0;
 	buf = pipe_buf(pipe, pipe->head - 1);
 	n = min(len, zs_pages_buf_room(buf));
@@ -45,32 +63,33 @@ static size_t zs_splice_coalesce(struct pipe_inode_info *pipe, size_t len)
 }
 
 /*
- * Fill free slots with buffers referencing @set's page for this CPU.  All
- * the page references are taken with one atomic add before any buffer is
- * published.
+ * Fill free slots with buffers referencing the calling CPU's folio of
+ * @set.  All the references are taken with one atomic add before any
+ * buffer is published.
  */
-static size_t zs_splice_fill(struct pipe_inode_info *pipe, enum zs_set set,
-			     size_t len, unsigned int *slots)
+static ssize_t zs_splice_fill(struct pipe_inode_info *pipe, enum zs_set set,
+			      size_t len, unsigned int *slots)
 {
-	size_t size = zs_pages_size(set);
 	unsigned int free, nr, i, cpu;
-	struct page *page;
-	size_t done = 0;
+	struct folio *folio;
+	size_t size, done = 0;
 
 	*slots = 0;
 	if (!len || pipe_full(pipe->head, pipe->tail, pipe->max_usage))
 		return 0;
+	folio = zs_pages_get(&set, &cpu);
+	if (!folio)
+		return -ENOMEM;
+	size = zs_pages_size(set);
 	free = pipe->max_usage - pipe_occupancy(pipe->head, pipe->tail);
 	nr = min_t(size_t, free, DIV_ROUND_UP(len, size));
-	*slots = nr;
 
-	page = zs_pages_get(set, &cpu);
-	page_ref_add(page, nr);
+	folio_ref_add(folio, nr);
 	for (i = 0; i < nr; i++) {
 		size_t n = min(len - done, size);
 
 		*pipe_head_buf(pipe) = (struct pipe_buffer) {
-			.page		= page,
+			.page		= folio_page(folio, 0),
 			.offset		= 0,
 			.len		= n,
 			.ops		= &nosteal_pipe_buf_ops,
@@ -80,30 +99,54 @@ static size_t zs_splice_fill(struct pipe_inode_info *pipe, enum zs_set set,
 		pipe->head++;
 		done += n;
 	}
+	*slots = nr;
 	return done;
 }
 
+/*
+ * zeropage and folio: coalesce into the tail buffer, then fill free slots.
+ * Nothing added although @len asked for something means the pipe is at
+ * its byte cap: -EAGAIN, as for a pipe without room.
+ */
 static ssize_t zs_splice_zero(struct zs_dev *zdev, int impl,
 			      struct pipe_inode_info *pipe, size_t len)
 {
 	enum zs_set set = impl == ZSPLICE_IMPL_FOLIO ? ZS_SET_FOLIO : ZS_SET_PAGE;
-	unsigned int slots;
-	size_t merged, added;
+	size_t room = min(len, zs_pipe_room(pipe));
+	unsigned int slots = 0;
+	ssize_t merged, added, ret;
 
-	merged = zs_splice_coalesce(pipe, len);
-	added = zs_splice_fill(pipe, set, len - merged, &slots);
+	merged = zs_splice_coalesce(pipe, room);
+	added = zs_splice_fill(pipe, set, room - merged, &slots);
+	if (added < 0)
+		ret = merged ?: added;
+	else if (merged + added)
+		ret = merged + added;
+	else
+		ret = len ? -EAGAIN : 0;
 	this_cpu_add(zdev->stats->splice[impl].coalesced, merged);
 	this_cpu_add(zdev->stats->splice[impl].slots, slots);
-	if (!merged && !added)
-		return -EAGAIN;
-	return merged + added;
+	trace_zsplice_splice_read(zdev, impl, len, merged, slots, ret);
+	return ret;
+}
+
+static ssize_t zs_splice_copy(struct zs_dev *zdev, struct file *file,
+			      loff_t *ppos, struct pipe_inode_info *pipe,
+			      size_t len, unsigned int flags)
+{
+	ssize_t ret = zs_copy_splice_read(file, ppos, pipe, len, flags);
+	unsigned int slots = ret > 0 ? DIV_ROUND_UP(ret, PAGE_SIZE) : 0;
+
+	this_cpu_add(zdev->stats->splice[ZSPLICE_IMPL_COPY].slots, slots);
+	trace_zsplice_splice_read(zdev, ZSPLICE_IMPL_COPY, len, 0, slots, ret);
+	return ret;
 }
 
 /*
  * ->splice_read of both devices.  The implementation is read once per
- * call, so switching it while traffic flows is safe.  A pending signal
- * ends the call first: sendfile() loops over splice_read one pipe-full at
- * a time and has no other way to stop early for a huge count.
+ * call, so switching it while traffic flows is safe.  Like mainline, no
+ * signal check: the work per call is bounded by the pipe's free slots, and
+ * sendfile() stops on a signal in splice_from_pipe_next().
  */
 ssize_t zs_splice_read(struct file *file, loff_t *ppos,
 		       struct pipe_inode_info *pipe, size_t len,
@@ -114,16 +157,18 @@ ssize_t zs_splice_read(struct file *file, loff_t *ppos,
 	int impl = zs_file_impl(zf);
 	ssize_t ret;
 
-	this_cpu_add(zdev->stats->splice[impl].calls, 1);
-	if (impl == ZSPLICE_IMPL_NONE)
+	this_cpu_inc(zdev->stats->splice[impl].calls);
+	switch (impl) {
+	case ZSPLICE_IMPL_NONE:
+		trace_zsplice_splice_read(zdev, impl, len, 0, 0, -EINVAL);
 		return -EINVAL;
-	if (signal_pending(current))
-		return -ERESTARTSYS;
-
-	if (impl == ZSPLICE_IMPL_COPY)
+	case ZSPLICE_IMPL_COPY:
 		ret = zs_splice_copy(zdev, file, ppos, pipe, len, flags);
-	else
+		break;
+	default:
 		ret = zs_splice_zero(zdev, impl, pipe, len);
+		break;
+	}
 	if (ret > 0)
 		this_cpu_add(zdev->stats->splice[impl].bytes, ret);
 	return ret;
@@ -136,9 +181,10 @@ static int zs_pipe_to_null(struct pipe_inode_info *pipe,
 }
 
 /*
- * ->splice_write of both devices: /dev/zsplice consumes and discards what
- * the pipe holds, /dev/fullsplice fails with -ENOSPC.  Under "none" both
- * fail with -EINVAL, as /dev/zero and /dev/full did without splice.
+ * ->splice_write of /dev/zsplice: consume and discard what the pipe holds,
+ * as mainline's splice_write_zero().  Under "none" it fails with -EINVAL,
+ * as /dev/zero did before v6.7.  /dev/fullsplice has no splice_write, as
+ * /dev/full: splicing into it fails with -EINVAL in the splice core.
  */
 ssize_t zs_splice_write(struct pipe_inode_info *pipe, struct file *out,
 			loff_t *ppos, size_t len, unsigned int flags)
@@ -153,11 +199,9 @@ ssize_t zs_splice_write(struct pipe_inode_info *pipe, struct file *out,
 	};
 	ssize_t ret;
 
-	this_cpu_add(zdev->stats->splice_write_calls, 1);
+	this_cpu_inc(zdev->stats->splice_write_calls);
 	if (zs_file_impl(zf) == ZSPLICE_IMPL_NONE)
 		return -EINVAL;
-	if (zdev->kind == ZS_FULL)
-		return -ENOSPC;
 
 	pipe_lock(pipe);
 	ret = __splice_from_pipe(pipe, &sd, zs_pipe_to_null);

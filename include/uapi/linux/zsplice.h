@@ -36,7 +36,17 @@ enum zsplice_impl {
 	ZSPLICE_IMPL_COUNT
 };
 
-#define ZSPLICE_IOC_MAGIC	0xB7
+/* The names of enum zsplice_impl, in its order: an array initializer. */
+#define ZSPLICE_IMPL_NAMES { "none", "copy", "zeropage", "folio" }
+
+/*
+ * The ioctl type byte: 0xBC, unassigned in
+ * Documentation/userspace-api/ioctl/ioctl-number.rst (0xB7, used before,
+ * belongs to nsfs and remoteproc: ZSPLICE_CLEAR_IMPL was NS_GET_NSTYPE).
+ * selftests/host/ioctl-number.sh checks the table of every kernel source
+ * tree we build against.
+ */
+#define ZSPLICE_IOC_MAGIC	0xBC
 
 /*
  * ZSPLICE_SET_IMPL: use this implementation for splice_read on this open
