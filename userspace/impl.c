@@ -2,6 +2,7 @@
 /* Implementation table and opening a device with an implementation selected. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -84,6 +85,26 @@ int zsb_set_module_impl(const char *value)
 	}
 	close(fd);
 	return 0;
+}
+
+int zsb_folio_order(const struct zsb_opts *o)
+{
+	char buf[16];
+	int fd, v;
+	ssize_t n;
+
+	if (o->folio_order)
+		return o->folio_order;
+	fd = open("/sys/module/zsplice/parameters/folio_order", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ZSB_FOLIO_ORDER_DEFAULT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return ZSB_FOLIO_ORDER_DEFAULT;
+	buf[n] = 0;
+	v = atoi(buf);
+	return v >= 1 && v <= 20 ? v : ZSB_FOLIO_ORDER_DEFAULT;
 }
 
 int zsb_get_module_impl(char *buf, size_t len)

@@ -75,6 +75,9 @@ static void record(FILE *f, const struct zsb_result *r)
 	fputs(",\"enospc_per_sec\":", f);
 	num(f, r->enospc_per_sec);
 	kv_s(f, "note", r->note, 1);
+	if (r->instances_seen)
+		fprintf(f, ",\"stalled\":%d,\"instances_seen\":%d", r->stalled,
+			r->instances_seen);
 	fputc('}', f);
 }
 
@@ -92,6 +95,10 @@ int zsb_json_write(FILE *f, const struct zsb_results *rs)
 	kv_s(f, "stress_ng_version", rs->stress_ng_version, 0);
 	fputs(",\n", f);
 	kv_s(f, "fio_version", rs->fio_version, 0);
+	if (rs->lkp_stress_ng[0]) {
+		fputs(",\n", f);
+		kv_s(f, "lkp_stress_ng", rs->lkp_stress_ng, 0);
+	}
 	fputs(",\n\"records\":[\n", f);
 	for (int i = 0; i < rs->n; i++) {
 		record(f, &rs->r[i]);

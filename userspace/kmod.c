@@ -89,7 +89,11 @@ int zsb_module_setup(const struct zsb_opts *o)
 		fprintf(stderr, "zsbench: libkmod: cannot look up zsplice: %s\n", strerror(-err));
 		return -1;
 	}
-	snprintf(opts, sizeof(opts), "folio_order=%d", o->folio_order);
+	/* 0: the module's own default */
+	if (o->folio_order)
+		snprintf(opts, sizeof(opts), "folio_order=%d", o->folio_order);
+	else
+		opts[0] = 0;
 	err = kmod_module_insert_module(mod, 0, opts);
 	if (err == -EEXIST) {
 		kmod_module_unref(mod);
@@ -110,7 +114,7 @@ int zsb_module_setup(const struct zsb_opts *o)
 			"(is devtmpfs mounted on /dev?)\n", ZSPLICE_ZERO_PATH);
 		return -1;
 	}
-	fprintf(stderr, "zsbench: loaded zsplice (%s)\n", opts);
+	fprintf(stderr, "zsbench: loaded zsplice (%s)\n", opts[0] ? opts : "default parameters");
 	return 0;
 }
 

@@ -75,6 +75,10 @@ int main(int argc, char **argv)
 		list();
 		return 0;
 	}
+	if (o.model) {
+		zsb_model_print(stdout, &o);
+		return 0;
+	}
 	zsb_quiet = o.quiet;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (o.replot) {
@@ -109,6 +113,8 @@ int main(int argc, char **argv)
 	if (o.stress_ng && zsb_stressng_run(&o, &rs))
 		rc = 1;
 	if (o.fio && zsb_fio_run(&o, &rs))
+		rc = 1;
+	if (o.lkp_splice && zsb_lkp_run(&o, &rs))
 		rc = 1;
 	if (need_module)
 		zsb_module_teardown();

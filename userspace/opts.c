@@ -13,6 +13,8 @@ enum {
 	O_JSON, O_PLOT, O_REPLOT, O_MODULE, O_NOLOAD, O_STRESSNG, O_FIO,
 	O_ALL, O_TOOLS_ONLY, O_TOOL_DURATION, O_FOLIO_ORDER, O_FILL_PIPE,
 	O_QUICK, O_QUIET, O_LIST, O_FIO_DIR, O_HELP,
+	O_LKP, O_LKP_STRESSNG, O_LKP_TIME, O_LKP_BYTES, O_LKP_INSTANCES,
+	O_MODEL, O_MODEL_INSTANCES, O_MODEL_RATE, O_MODEL_EXTRA,
 };
 
 static const struct option longopts[] = {
@@ -39,6 +41,15 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "list", no_argument, NULL, O_LIST },
 	{ "help", no_argument, NULL, O_HELP },
+	{ "lkp-splice", no_argument, NULL, O_LKP },
+	{ "lkp-stress-ng", required_argument, NULL, O_LKP_STRESSNG },
+	{ "lkp-time", required_argument, NULL, O_LKP_TIME },
+	{ "lkp-bytes", required_argument, NULL, O_LKP_BYTES },
+	{ "lkp-instances", required_argument, NULL, O_LKP_INSTANCES },
+	{ "model", no_argument, NULL, O_MODEL },
+	{ "model-instances", required_argument, NULL, O_MODEL_INSTANCES },
+	{ "model-rate", required_argument, NULL, O_MODEL_RATE },
+	{ "model-extra", required_argument, NULL, O_MODEL_EXTRA },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -73,10 +84,29 @@ void zsb_usage(FILE *f)
 "  --tools-only        run only the external tools, not zsbench's own workloads\n"
 "  --tool-duration SEC seconds per stress-ng/fio run (default 1)\n"
 "  --fio-dir DIR       directory of the fio job files (default: next to zsbench)\n"
+"  --lkp-splice        the kernel test robot's run: stress-ng V0.17.00 --splice N\n"
+"                      per implementation, ops/s, instances stalled in\n"
+"                      pipe_wait_writable, the capacity model beside it\n"
+"                      (also --workload lkp-splice)\n"
+"  --lkp-stress-ng PATH stress-ng to run (default: the cached V0.17.00 build in\n"
+"                      /var/cache/zsplice/stress-ng/V0.17.00/, else stress-ng in\n"
+"                      PATH, labelled as not LKP's)\n"
+"  --lkp-time SEC      seconds per implementation (default 60, LKP's)\n"
+"  --lkp-bytes N       bytes per splice of each instance (default 1024: LKP's\n"
+"                      64 KiB over 64 instances; at least 1024)\n"
+"  --lkp-instances N   stress-ng instances (default nproc)\n"
+"Capacity model (no module needed):\n"
+"  --model             print loops until the stall and predicted ops/s per\n"
+"                      implementation, for --model-instances, --lkp-time,\n"
+"                      --lkp-bytes, --model-rate (default: LKP's 2023 machine)\n"
+"  --model-instances N instances (default 64)\n"
+"  --model-rate R      loops/s of one instance (default 194270: 12,433,266 / 64)\n"
+"  --model-extra 0|1   undrained bytes per loop (default 1: up to V0.17.00)\n"
 "Module:\n"
 "  --module PATH       load zsplice.ko from PATH (default: by name via modules.dep)\n"
 "  --no-load           do not load or unload; use the loaded module\n"
-"  --folio-order N     folio_order parameter when loading (default 4)\n"
+"  --folio-order N     folio_order parameter when loading (default: the\n"
+"                      module's own; the model then assumes 9)\n"
 "  --fill-pipe SIZE    pipe size for the fill workload (default 64K)\n"
 "Output:\n"
 "  --json FILE         write one JSON record per (workload, size, threads, impl)\n"
@@ -117,6 +147,10 @@ static int add_wls(struct zsb_opts *o, const char *name, char *err, size_t el)
 {
 	int found = 0;
 
+	if (!strcmp(name, "lkp-splice")) {
+		o->lkp_splice = 1;
+		return 0;
+	}
 	for (size_t i = 0; i < zsb_nworkloads; i++) {
 		const struct zsb_workload *w = &zsb_workloads[i];
 
@@ -227,8 +261,13 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 	o->duration = 0.2;
 	o->tool_duration = 1;
 	o->baseline = "copy";
-	o->folio_order = 4;
+	o->folio_order = 0;
 	o->fill_pipe = 64 * 1024;
+	o->lkp_time = 60;
+	o->lkp_bytes = 1024;
+	o->model_instances = 64;
+	o->model_rate = 12433266.318333 / 64;
+	o->model_extra = 1;
 	err[0] = 0;
 	optind = 0;
 	opterr = 0;
@@ -243,6 +282,9 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 			o->nwls = 0;
 			if (parse_list(optarg, o, err, el, add_wls))
 				return -1;
+			/* --workload lkp-splice alone: only that */
+			if (!o->nwls && o->lkp_splice)
+				o->no_workloads = 1;
 			break;
 		case O_THREADS:
 			o->nthreads = 0;
@@ -297,6 +339,37 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		case O_LIST: o->list = 1; break;
 		case 'h':
 		case O_HELP: o->help = 1; break;
+		case O_LKP: o->lkp_splice = 1; break;
+		case O_LKP_STRESSNG: o->lkp_stress_ng = optarg; break;
+		case O_MODEL: o->model = 1; break;
+		case O_LKP_TIME:
+			if (parse_double("lkp-time", optarg, 1, 3600, &o->lkp_time, err, el))
+				return -1;
+			break;
+		case O_LKP_BYTES:
+			if (parse_double("lkp-bytes", optarg, 1024, 64 * 1024 * 1024, &d, err, el))
+				return -1;
+			o->lkp_bytes = (unsigned int)d;
+			break;
+		case O_LKP_INSTANCES:
+			if (parse_double("lkp-instances", optarg, 1, 256, &d, err, el))
+				return -1;
+			o->lkp_instances = (int)d;
+			break;
+		case O_MODEL_INSTANCES:
+			if (parse_double("model-instances", optarg, 1, 1e6, &o->model_instances,
+					 err, el))
+				return -1;
+			break;
+		case O_MODEL_RATE:
+			if (parse_double("model-rate", optarg, 0, 1e12, &o->model_rate, err, el))
+				return -1;
+			break;
+		case O_MODEL_EXTRA:
+			if (parse_double("model-extra", optarg, 0, 1, &d, err, el))
+				return -1;
+			o->model_extra = (unsigned int)d;
+			break;
 		case ':':
 			snprintf(err, el, "option '%s' needs a value", argv[optind - 1]);
 			return -1;
@@ -313,10 +386,12 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		snprintf(err, el, "--module and --no-load exclude each other");
 		return -1;
 	}
-	if (o->no_workloads && !o->stress_ng && !o->fio) {
-		snprintf(err, el, "--tools-only needs --stress-ng, --fio or --all");
+	if (o->no_workloads && !o->stress_ng && !o->fio && !o->lkp_splice) {
+		snprintf(err, el, "--tools-only needs --stress-ng, --fio, --lkp-splice or --all");
 		return -1;
 	}
+	if (!o->lkp_instances)
+		o->lkp_instances = zsb_nproc();
 	if (quick) {
 		o->runs = 2;
 		o->duration = 0.05;

@@ -18,7 +18,7 @@
 #include "tool.h"
 #include "zsbench.h"
 
-static int bind_zsplice(void *arg)
+int zsb_bind_zsplice(void *arg)
 {
 	(void)arg;
 	if (unshare(CLONE_NEWNS)) {
@@ -121,7 +121,7 @@ int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs)
 
 				zsb_progress("stress-ng --splice %s  %-9s run %d/%d", nbuf,
 					     im->name, run + 1, runs);
-				st = zsb_tool_run(argv, im->param ? bind_zsplice : NULL, NULL,
+				st = zsb_tool_run(argv, im->param ? zsb_bind_zsplice : NULL, NULL,
 						  o->tool_duration + 20, &out);
 				v = out ? zsb_stressng_parse(out, NULL) : -1;
 				if (st || v < 0) {

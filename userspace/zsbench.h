@@ -32,6 +32,11 @@ int zsb_impl_open(const struct zsb_impl *im, int flags);
 /* set the module parameter splice_impl (for stress-ng and fio); returns 0 or -errno */
 int zsb_set_module_impl(const char *value);
 int zsb_get_module_impl(char *buf, size_t len);
+/* the module's default folio_order after the driver rework (2 MiB folios) */
+#define ZSB_FOLIO_ORDER_DEFAULT	9
+/* --folio-order, else the loaded module's, else the default */
+struct zsb_opts;
+int zsb_folio_order(const struct zsb_opts *o);
 
 /* ---- workloads (workloads.c) ---- */
 struct zsb_wctx;
@@ -101,7 +106,9 @@ struct zsb_result {
 	int iowq_workers;	/* uring only, -1 otherwise */
 	int unsupported;
 	char error[32];
-	char note[96];
+	char note[160];
+	int stalled;		/* lkp-splice: instances asleep in pipe_wait_writable */
+	int instances_seen;	/* lkp-splice: instances looked at, 0 otherwise */
 };
 
 struct zsb_results {
@@ -109,6 +116,7 @@ struct zsb_results {
 	int n, cap;
 	char stress_ng_version[128];
 	char fio_version[64];
+	char lkp_stress_ng[192];	/* lkp-splice: which stress-ng */
 	char kernel[128];
 	double duration;
 	char baseline[24];
@@ -144,6 +152,16 @@ struct zsb_opts {
 	int quiet;
 	int help;
 	int list;
+	/* lkp-splice (lkp.c) and the capacity model (capacity.c) */
+	int lkp_splice;
+	const char *lkp_stress_ng;
+	double lkp_time;
+	unsigned int lkp_bytes;
+	int lkp_instances;
+	int model;
+	double model_instances;
+	double model_rate;
+	unsigned int model_extra;
 };
 
 /* returns 0, or -1 with a one-line message in err */
@@ -176,6 +194,27 @@ void zsb_module_teardown(void);
 int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs);
 int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs);
 int zsb_plot(const struct zsb_results *rs, const char *png);
+/* stress-ng child setup: /dev/zsplice over /dev/zero in a private mount ns */
+int zsb_bind_zsplice(void *arg);
+
+/* ---- lkp-splice (lkp.c) ---- */
+struct zsb_lkp_bin {
+	char path[4096];
+	char version[32];
+	char label[64];
+	int maj, min, pat;
+	int one_byte;		/* has the undrained 1-byte splice */
+};
+int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs);
+int zsb_lkp_parse(const char *out, double *ops, double *rate);
+int zsb_lkp_version(const char *out, int *maj, int *min, int *pat);
+int zsb_lkp_one_byte(int maj, int min, int pat);
+void zsb_model_print(FILE *f, const struct zsb_opts *o);
+
+/* ---- module statistics (kstats.c) ---- */
+int zsb_stat_parse(const char *text, const char *name, unsigned long long *val);
+int zsb_stats_read(const char *dev, char *buf, size_t len, const char **from);
+int zsb_stat(const char *dev, const char *name, unsigned long long *val);
 
 /* helpers */
 double zsb_now(void);

@@ -45,6 +45,10 @@ int main(void)
 	char *b12[] = { "zsbench", "--baseline", "zero", NULL };
 	char *b13[] = { "zsbench", "--fill-pipe", "100", NULL };
 	char *b14[] = { "zsbench", "--impl", ",", NULL };
+	char *b15[] = { "zsbench", "--lkp-bytes", "512", NULL };
+	char *a5[] = { "zsbench", "--workload", "lkp-splice", "--lkp-time", "10",
+		       "--lkp-instances", "2", NULL };
+	char *a6[] = { "zsbench", "--model", NULL };
 	int nimpl_default = 0, nwl_default = 0;
 
 	for (size_t i = 0; i < zsb_nimpls; i++)
@@ -52,13 +56,21 @@ int main(void)
 	for (size_t i = 0; i < zsb_nworkloads; i++)
 		nwl_default += zsb_workloads[i].default_on;
 
+	tap_ok(parse(ARGC(a5), a5) == 0 && o.lkp_splice && o.no_workloads &&
+	       o.lkp_time == 10 && o.lkp_instances == 2 && o.lkp_bytes == 1024,
+	       "--workload lkp-splice alone: only lkp-splice, 1 KiB default");
+	tap_ok(parse(ARGC(a6), a6) == 0 && o.model && o.model_instances == 64 &&
+	       o.model_extra == 1 && o.model_rate > 194269 && o.model_rate < 194270,
+	       "--model defaults: LKP's machine");
+	bad(b15, ARGC(b15), "lkp-bytes", "--lkp-bytes under 1 KiB");
 	tap_ok(parse(ARGC(a0), a0) == 0, "no options parse");
 	tap_ok(o.runs == 5 && o.duration == 0.2 && !strcmp(o.baseline, "copy"),
 	       "defaults: 5 runs, 0.2 s, baseline copy");
 	tap_ok(o.nimpls == nimpl_default && o.nwls == nwl_default, "default selections");
 	tap_ok(o.threads[0] == 1 && (zsb_nproc() == 1 ? o.nthreads == 1 :
 	       o.nthreads == 2 && o.threads[1] == zsb_nproc()), "default threads 1,nproc");
-	tap_ok(o.fill_pipe == 65536 && o.folio_order == 4, "default fill pipe and folio order");
+	tap_ok(o.fill_pipe == 65536 && o.folio_order == 0,
+	       "default fill pipe; folio order: the module's own");
 
 	tap_ok(parse(ARGC(a1), a1) == 0, "full option set parses");
 	tap_ok(o.nimpls == 2 && !strcmp(o.impls[0]->name, "copy") &&
