@@ -317,6 +317,10 @@ static void precord(struct jp *p, struct zsb_result *r)
 			r->fill_count = pnum(p);
 		else if (!strcmp(key, "iowq_workers"))
 			r->iowq_workers = (int)pnum(p);
+		else if (!strcmp(key, "stalled"))
+			r->stalled = (int)pnum(p);
+		else if (!strcmp(key, "instances_seen"))
+			r->instances_seen = (int)pnum(p);
 		else if (!strcmp(key, "unsupported"))
 			r->unsupported = pbool(p);
 		else if (!strcmp(key, "ops_per_sec")) {
@@ -373,6 +377,8 @@ static int parse_doc(const char *text, struct zsb_results *rs)
 			pstring(&p, rs->stress_ng_version, sizeof(rs->stress_ng_version));
 		else if (!strcmp(key, "fio_version"))
 			pstring(&p, rs->fio_version, sizeof(rs->fio_version));
+		else if (!strcmp(key, "lkp_stress_ng"))
+			pstring(&p, rs->lkp_stress_ng, sizeof(rs->lkp_stress_ng));
 		else if (!strcmp(key, "baseline"))
 			pstring(&p, rs->baseline, sizeof(rs->baseline));
 		else if (!strcmp(key, "duration"))

@@ -75,6 +75,19 @@ int main(int argc, char **argv)
 		list();
 		return 0;
 	}
+	if (o.compare[0]) {
+		struct zsb_results base = { 0 };
+
+		for (int i = 0; i < 2; i++)
+			if (zsb_json_read_file(o.compare[i], i ? &rs : &base)) {
+				fprintf(stderr, "zsbench: cannot read %s: %m\n", o.compare[i]);
+				return 1;
+			}
+		rc = zsb_compare(stdout, &base, &rs, o.compare[0], o.compare[1]) ? 1 : 0;
+		free(base.r);
+		free(rs.r);
+		return rc;
+	}
 	if (o.model) {
 		zsb_model_print(stdout, &o);
 		return 0;

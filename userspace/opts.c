@@ -14,7 +14,7 @@ enum {
 	O_ALL, O_TOOLS_ONLY, O_TOOL_DURATION, O_FOLIO_ORDER, O_FILL_PIPE,
 	O_QUICK, O_QUIET, O_LIST, O_FIO_DIR, O_HELP,
 	O_LKP, O_LKP_STRESSNG, O_LKP_TIME, O_LKP_BYTES, O_LKP_INSTANCES,
-	O_MODEL, O_MODEL_INSTANCES, O_MODEL_RATE, O_MODEL_EXTRA,
+	O_MODEL, O_MODEL_INSTANCES, O_MODEL_RATE, O_MODEL_EXTRA, O_COMPARE,
 };
 
 static const struct option longopts[] = {
@@ -47,6 +47,7 @@ static const struct option longopts[] = {
 	{ "lkp-bytes", required_argument, NULL, O_LKP_BYTES },
 	{ "lkp-instances", required_argument, NULL, O_LKP_INSTANCES },
 	{ "model", no_argument, NULL, O_MODEL },
+	{ "compare", required_argument, NULL, O_COMPARE },
 	{ "model-instances", required_argument, NULL, O_MODEL_INSTANCES },
 	{ "model-rate", required_argument, NULL, O_MODEL_RATE },
 	{ "model-extra", required_argument, NULL, O_MODEL_EXTRA },
@@ -112,6 +113,9 @@ void zsb_usage(FILE *f)
 "  --json FILE         write one JSON record per (workload, size, threads, impl)\n"
 "  --plot FILE.png     plot ops/sec with gnuplot (also FILE-threads.png)\n"
 "  --replot JSON       do not run; read JSON, print the table, plot with --plot\n"
+"  --compare BASE.json CAND.json\n"
+"                      do not run; print the table between two runs (e.g. a\n"
+"                      stock and a patched kernel), BASE as the baseline\n"
 "  --quiet             no progress line on stderr\n"
 "  --list              list implementations and workloads\n"
 "  --help              this text\n"
@@ -327,6 +331,7 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		case O_JSON: o->json = optarg; break;
 		case O_PLOT: o->plot = optarg; break;
 		case O_REPLOT: o->replot = optarg; break;
+		case O_COMPARE: o->compare[0] = optarg; break;
 		case O_MODULE: o->module = optarg; break;
 		case O_FIO_DIR: o->fio_dir = optarg; break;
 		case O_NOLOAD: o->no_load = 1; break;
@@ -377,6 +382,13 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 			snprintf(err, el, "unknown option '%s' (try --help)", argv[optind - 1]);
 			return -1;
 		}
+	}
+	if (o->compare[0]) {
+		if (optind != argc - 1) {
+			snprintf(err, el, "--compare needs two files: --compare BASE.json CAND.json");
+			return -1;
+		}
+		o->compare[1] = argv[optind++];
 	}
 	if (optind < argc) {
 		snprintf(err, el, "unexpected argument '%s' (try --help)", argv[optind]);

@@ -51,7 +51,8 @@ static void cell(char *buf, size_t len, const struct zsb_result *r)
 	snprintf(buf, len, "%10s %s", num, sig);
 }
 
-static void row(FILE *f, const struct zsb_result *b, const struct zsb_result *c)
+static void row(FILE *f, const struct zsb_result *b, const struct zsb_result *c,
+		const char *label)
 {
 	char bc[64], cc[64], ch[32];
 
@@ -61,11 +62,11 @@ static void row(FILE *f, const struct zsb_result *b, const struct zsb_result *c)
 		snprintf(ch, sizeof(ch), "n/a");
 	else
 		zsb_fmt_change(ch, sizeof(ch), val(b), val(c));
-	fprintf(f, "%s %10s %s  %s\n", bc, ch, cc, c->metric);
+	fprintf(f, "%s %10s %s  %s\n", bc, ch, cc, label ? label : c->metric);
 }
 
 static void extra_row(FILE *f, const struct zsb_result *b, const struct zsb_result *c,
-		      double bv, double cv, const char *suffix)
+		      double bv, double cv, const char *suffix, const char *tag)
 {
 	char bn[32], cn[32], ch[32], m[128];
 
@@ -80,7 +81,8 @@ static void extra_row(FILE *f, const struct zsb_result *b, const struct zsb_resu
 			*dot = 0;
 	}
 	(void)b;
-	fprintf(f, "%10s %5s %10s %10s %5s  %s.%s\n", bn, "", ch, cn, "", m, suffix);
+	fprintf(f, "%10s %5s %10s %10s %5s  %s.%s%s\n", bn, "", ch, cn, "", m, suffix,
+		tag ? tag : "");
 }
 
 void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline)
@@ -137,18 +139,68 @@ void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline)
 				fprintf(f, "         %%stddev     %%change         %%stddev\n");
 				fprintf(f, "             \\          |                \\  \n");
 			}
-			row(f, b, c);
+			row(f, b, c, NULL);
 			if (c->fill_count >= 0 && b->fill_count >= 0 && !strstr(c->metric, "fill_count"))
-				extra_row(f, b, c, b->fill_count, c->fill_count, "fill_count");
+				extra_row(f, b, c, b->fill_count, c->fill_count, "fill_count", NULL);
 			if (c->iowq_workers >= 0 && b->iowq_workers >= 0)
-				extra_row(f, b, c, b->iowq_workers, c->iowq_workers, "iowq_workers");
+				extra_row(f, b, c, b->iowq_workers, c->iowq_workers, "iowq_workers", NULL);
 			if (c->enospc_per_sec > 0 || b->enospc_per_sec > 0)
 				extra_row(f, b, c, b->enospc_per_sec, c->enospc_per_sec,
-					  "enospc_per_sec");
+					  "enospc_per_sec", NULL);
 		}
 		if (!rows)
 			fprintf(f, "\n(no records of %s to compare with baseline %s)\n",
 				impls[k], baseline);
 	}
 	fflush(f);
+}
+
+/*
+ * zsbench --compare BASE.json CAND.json: the same table between two runs
+ * (say a stock and a patched kernel), one row per (metric, implementation)
+ * present in both, with the implementation in brackets after the metric.
+ */
+int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_results *cand,
+		const char *bname, const char *cname)
+{
+	int rows = 0, only_b = 0, only_c = 0;
+
+	fprintf(f, "base: %s  kernel %s\n", bname, base->kernel[0] ? base->kernel : "?");
+	fprintf(f, "cand: %s  kernel %s\n", cname, cand->kernel[0] ? cand->kernel : "?");
+	for (int i = 0; i < cand->n; i++) {
+		const struct zsb_result *c = &cand->r[i], *b = find(base, c->metric, c->impl);
+		char label[160], tag[32];
+
+		if (!b) {
+			only_c++;
+			continue;
+		}
+		if (!rows++) {
+			fprintf(f, "\n%16.16s %27.27s\n", bname, cname);
+			fprintf(f, "---------------- ---------------------------\n");
+			fprintf(f, "         %%stddev     %%change         %%stddev\n");
+			fprintf(f, "             \\          |                \\  \n");
+		}
+		snprintf(tag, sizeof(tag), " [%s]", c->impl);
+		snprintf(label, sizeof(label), "%s%s", c->metric, tag);
+		row(f, b, c, label);
+		if (c->fill_count >= 0 && b->fill_count >= 0 && !is_fill(c))
+			extra_row(f, b, c, b->fill_count, c->fill_count, "fill_count", tag);
+		if (c->iowq_workers >= 0 && b->iowq_workers >= 0)
+			extra_row(f, b, c, b->iowq_workers, c->iowq_workers, "iowq_workers", tag);
+		if (c->enospc_per_sec > 0 || b->enospc_per_sec > 0)
+			extra_row(f, b, c, b->enospc_per_sec, c->enospc_per_sec,
+				  "enospc_per_sec", tag);
+		if (c->instances_seen && b->instances_seen)
+			extra_row(f, b, c, b->stalled, c->stalled, "stalled_instances", tag);
+	}
+	for (int i = 0; i < base->n; i++)
+		only_b += !find(cand, base->r[i].metric, base->r[i].impl);
+	if (!rows)
+		fprintf(f, "\n(no record is in both files)\n");
+	if (only_b || only_c)
+		fprintf(f, "\n(%d records only in %s, %d only in %s)\n", only_b, bname, only_c,
+			cname);
+	fflush(f);
+	return rows ? 0 : -1;
 }

@@ -49,7 +49,7 @@ void zsb_fmt_num(char *buf, size_t len, double v)
 	if (a >= 1e8)
 		snprintf(buf, len, "%.3e", v);
 	else if (a >= 100 || v == floor(v))
-		snprintf(buf, len, "%.0f", v);
+		snprintf(buf, len, "%.0f", trunc(v));	/* LKP truncates (Ruby's %d) */
 	else
 		snprintf(buf, len, "%.2f", v);
 }

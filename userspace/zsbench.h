@@ -139,6 +139,7 @@ struct zsb_opts {
 	const char *json;
 	const char *plot;
 	const char *replot;
+	const char *compare[2];	/* --compare BASE.json CAND.json */
 	const char *module;
 	const char *fio_dir;
 	int no_load;
@@ -178,6 +179,9 @@ extern int zsb_quiet;
 
 /* ---- report (report.c) ---- */
 void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline);
+/* the table between two runs; -1 when no record is in both */
+int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_results *cand,
+		const char *bname, const char *cname);
 
 /* ---- json (json.c) ---- */
 int zsb_json_write(FILE *f, const struct zsb_results *rs);
