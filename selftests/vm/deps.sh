@@ -15,7 +15,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 base_pkgs="build-essential bc kmod cpio xz-utils zstd qemu-system-x86
 	busybox-static stress-ng fio liburing-dev libkmod-dev pkg-config
-	gnuplot-nox trinity dkms sparse e2fsprogs iproute2 perl python3"
+	gnuplot-nox trinity dkms sparse e2fsprogs iproute2 perl python3
+	debootstrap"
 
 missing_pkgs() {
 	for p in "$@"; do

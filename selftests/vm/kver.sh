@@ -57,3 +57,30 @@ zs_unpack_source() {
 	echo "deps: unpacking $tarball" >&2
 	tar -C "$ZS_SRC_BASE" -xf "$tarball"
 }
+
+# Kernels that are not installed on the machine (trixie ones) are unpacked
+# by kernels.sh into $ZS_KCACHE/<release>/ (boot/, lib/modules/, usr/src/).
+ZS_KCACHE=${ZS_KCACHE:-/var/cache/zsplice/kernels}
+
+# The root that holds boot/vmlinuz-KVER and lib/modules/KVER: empty for an
+# installed kernel, the cache directory for an unpacked one.
+zs_kroot() {
+	if [ -r "/boot/vmlinuz-$1" ] && [ -d "/lib/modules/$1" ]; then
+		echo ""
+	elif [ -r "$ZS_KCACHE/$1/boot/vmlinuz-$1" ] && [ -e "$ZS_KCACHE/$1/.zs-complete" ]; then
+		echo "$ZS_KCACHE/$1"
+	else
+		return 1
+	fi
+}
+
+# The kernel build directory (headers) of KVER.
+zs_kdir() {
+	local root
+	root=$(zs_kroot "$1") || { echo "/lib/modules/$1/build"; return 0; }
+	if [ -z "$root" ]; then
+		echo "/lib/modules/$1/build"
+	else
+		echo "$root/usr/src/linux-headers-$1"
+	fi
+}

@@ -84,7 +84,10 @@ if [ -n "$kimage" ]; then
 else
 	[ -n "$kver" ] || kver=$(zs_installed_kver) ||
 		die "no 6.12.*+deb12-amd64 kernel with headers installed (run selftests/vm/deps.sh)"
-	kernel=/boot/vmlinuz-$kver
+	# An installed kernel, or one unpacked by kernels.sh under $ZS_KCACHE.
+	kmods=$(zs_kroot "$kver") ||
+		die "kernel $kver is neither installed nor unpacked (selftests/vm/kernels.sh fetch SERIES)"
+	kernel=$kmods/boot/vmlinuz-$kver
 fi
 moddir=${kmods:+$kmods}/lib/modules/$kver
 [ -r "$kernel" ] || die "$kernel missing"
