@@ -25,7 +25,13 @@ KVER := $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then uname -r; \
 	ls -d /lib/modules/*/build 2>/dev/null | cut -d/ -f4 | sort -V | tail -n 1 | \
 	grep . || uname -r; fi)
 endif
-KDIR ?= /lib/modules/$(KVER)/build
+# An installed kernel's build tree, or the headers selftests/vm/kernels.sh
+# unpacked; a trixie kernel (gcc-14, trixie-built kbuild tools) builds in
+# the cached trixie chroot (ZS_KEXEC).
+KDIR ?= $(shell . $(TOP)/selftests/vm/kver.sh && zs_kdir $(KVER))
+ZS_KEXEC := $(shell . $(TOP)/selftests/vm/kver.sh && \
+	[ "$$(cat $$ZS_KCACHE/$(KVER)/.zs-suite 2>/dev/null)" = trixie ] && \
+	echo bash $(TOP)/selftests/vm/kernels.sh exec $(KVER))
 # One version everywhere: VERSION is MODULE_VERSION, dkms.conf's
 # PACKAGE_VERSION, the Debian packages' upstream version and zsplice.pc's.
 ZSPLICE_VERSION := $(shell cat $(TOP)/VERSION)
@@ -39,7 +45,7 @@ module modules:
 		echo "zsplice: no kernel build tree at KDIR=$(KDIR)" >&2; \
 		echo "zsplice: install the headers (Debian: apt-get install linux-headers-$(KVER))," >&2; \
 		echo "zsplice: or give KVER= or KDIR=" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(TOP) ZSPLICE_VERSION=$(ZSPLICE_VERSION) modules
+	$(ZS_KEXEC) $(MAKE) -C $(KDIR) M=$(TOP) ZSPLICE_VERSION=$(ZSPLICE_VERSION) modules
 
 userspace:
 	@missing=""; \
@@ -69,7 +75,7 @@ bench:
 	bash $(TOP)/userspace/bench.sh
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
+	$(ZS_KEXEC) $(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
 	$(MAKE) -C $(TOP)/userspace clean
 	-$(MAKE) -C $(TOP)/selftests clean
 	$(MAKE) -C $(TOP)/selftests/soak clean
@@ -103,7 +109,7 @@ endef
 
 .PHONY: install uninstall install-module
 install-module: module
-	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
+	$(ZS_KEXEC) $(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
 		INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) CONFIG_MODULE_COMPRESS_ALL= \
 		CONFIG_MODULE_SIG_ALL= DEPMOD=true modules_install
 	$(call zs_depmod)
