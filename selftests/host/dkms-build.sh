@@ -33,7 +33,10 @@ mkdir -p "$src" "$work/tree"
 (cd "$top" && git ls-files Kbuild VERSION dkms.conf drivers include) |
 	(cd "$top" && xargs cp --parents -t "$src")
 
-dkms build -m zsplice -v "$ver" -k "$kver" --sourcetree "$work/src" \
+# kernels.sh exec: in the trixie chroot (which has its own dkms) for a
+# trixie kernel.
+ZS_BINDS=$work bash "$top/selftests/vm/kernels.sh" exec "$kver" \
+	dkms build -m zsplice -v "$ver" -k "$kver" --sourcetree "$work/src" \
 	--dkmstree "$work/tree" >"$work/dkms.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || sed 's/^/# /' "$work/dkms.log" | tail -n 30

@@ -34,14 +34,16 @@ fi
 rm -rf "$work/tree"
 mkdir -p "$work/tree"
 git ls-files Kbuild drivers include | xargs cp --parents -t "$work/tree"
-make -C "/lib/modules/$kver/build" M="$work/tree" C=2 W=1 modules \
+# kernels.sh exec: in the trixie chroot for a trixie kernel.
+ZS_BINDS=$work bash "$top/selftests/vm/kernels.sh" exec "$kver" \
+	make -C "$(zs_kdir "$kver")" M="$work/tree" C=2 W=1 modules \
 	>"$work/build.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ] || grep -qE 'warning:|error:' "$work/build.log"; then
 	grep -E 'warning:|error:' "$work/build.log" | sed 's/^/# /'
-	echo "not ok 2 - sparse (C=2) and W=1 build without warnings (rc=$rc)"
+	echo "not ok 2 - sparse (C=2) and W=1 build for $kver without warnings (rc=$rc)"
 	fails=1
 else
-	echo "ok 2 - sparse (C=2) and W=1 build without warnings"
+	echo "ok 2 - sparse (C=2) and W=1 build for $kver without warnings"
 fi
 exit $fails
