@@ -7,6 +7,8 @@
 #   make selftests        the kselftests (need tools/testing/selftests of a kernel
 #                         source tree: linux-source-6.12, or KSFT_DIR=)
 #   make check            the test suite, in a QEMU guest (ends "N passed, N failed")
+#   make mem-check        the mem.c patch series (mainline/) booted and measured
+#   make check-debug      the suite on a sanitizer/fault-injection debug kernel
 #   make vm-shell         boot the test guest with a shell (module in /zs)
 #   make bench            the comparison benchmark (README's main command)
 #   make install          install module, zsbench, header (root)
@@ -150,6 +152,21 @@ SOAK_MINUTES ?= 3
 .PHONY: soak
 soak:
 	SOAK_MINUTES=$(SOAK_MINUTES) bash $(TOP)/selftests/soak/soak.sh
+
+# Kernels of our own (selftests/kbuild/build.sh, cached under
+# /var/cache/zsplice/kbuild, never rebuilt when nothing changed):
+#   make mem-check    the mem.c series of mainline/ built into Debian's 6.12,
+#                     booted, and judged by the kselftests and zsbench on the
+#                     kernel's own /dev/zero (Documentation/porting-to-mem.rst)
+#   make check-debug  the guest suite and short soak on a KASAN/lockdep/
+#                     kmemleak/DEBUG_VM kernel, plus a fault-injection sweep
+#                     of the module load (Documentation/debug-kernel.rst)
+.PHONY: mem-check check-debug
+mem-check:
+	bash $(TOP)/mainline/mem-check.sh
+
+check-debug:
+	bash $(TOP)/selftests/kbuild/check-debug.sh
 
 .PHONY: check vm-shell
 check:

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Where the kernel sources the mem.c series targets come from.  Sourced by
+# mainline/check.sh and mainline/mem-check.sh.
+#   6.12  Debian bookworm's linux-source-6.12 (selftests/vm/deps.sh installs it)
+#   7.x   the newest linux-source-7.* of trixie-backports, downloaded through
+#         the private apt configuration /var/cache/zsplice/apt-trixie (never
+#         the machine's sources) into $ZS_SRC_CACHE.
+
+ZS_SRC_CACHE=${ZS_SRC_CACHE:-/var/cache/zsplice/kbuild/src}
+ZS_APT_TRIXIE=${ZS_APT_TRIXIE:-/var/cache/zsplice/apt-trixie/apt.conf}
+
+# zs_source VER: path of the source tarball for series directory VER
+# (6.12, 7.3, ...), or status 1 with the reason on stderr.
+zs_source() {
+	local ver=$1 t
+	case $ver in
+	6.12)
+		t=/usr/src/linux-source-6.12.tar.xz
+		[ -r "$t" ] || { echo "linux-source-6.12 not installed (selftests/vm/deps.sh)" >&2; return 1; }
+		;;
+	*)
+		t=$ZS_SRC_CACHE/linux-source-$ver.tar.xz
+		[ -r "$t" ] || { echo "$t absent (mainline/fetch-source.sh $ver fetches it)" >&2; return 1; }
+		;;
+	esac
+	echo "$t"
+}
+
+# zs_fetch_source VER: download linux-source-VER from trixie(-backports)
+# with the private apt configuration and extract its tarball.
+zs_fetch_source() {
+	local ver=$1 deb
+	[ -r "$ZS_SRC_CACHE/linux-source-$ver.tar.xz" ] && return 0
+	[ -r "$ZS_APT_TRIXIE" ] || {
+		echo "no private trixie apt configuration at $ZS_APT_TRIXIE (the kernels rig sets it up)" >&2
+		return 1
+	}
+	mkdir -p "$ZS_SRC_CACHE"
+	(cd "$ZS_SRC_CACHE" && apt-get -q -c "$ZS_APT_TRIXIE" download "linux-source-$ver") >&2 || return 1
+	deb=$(ls -t "$ZS_SRC_CACHE"/linux-source-"$ver"_*_all.deb | head -n 1)
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -C "$ZS_SRC_CACHE" -x --strip-components=3 -f - "./usr/src/linux-source-$ver.tar.xz"
+	[ -r "$ZS_SRC_CACHE/linux-source-$ver.tar.xz" ]
+}
+
+# zs_newest_7x: the newest linux-source-7.* version the private apt
+# configuration offers (e.g. 7.3).
+zs_newest_7x() {
+	apt-cache -c "$ZS_APT_TRIXIE" pkgnames linux-source-7. 2>/dev/null |
+		sed -n 's/^linux-source-\(7\.[0-9]*\)$/\1/p' | sort -V | tail -n 1
+}
