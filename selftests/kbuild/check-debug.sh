@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-debug: the guest suite, a fault-injection sweep of the module's
+# load path and first splice, and the short soak, on a debug build of
+# Debian's linux-source-6.12 (selftests/kbuild/base.config + debug.config:
+# KASAN, lockdep, DEBUG_VM, DEBUG_PAGEALLOC, PAGE_OWNER, kmemleak, DEBUG_LIST,
+# SLUB_DEBUG_ON, DEBUG_OBJECTS, failslab/fail_page_alloc), 2 vCPUs, booted
+# with page_owner=on page_poison=1.  Any sanitizer report on the console or
+# kmemleak entry at the end fails the run.  Timeouts are scaled by a factor
+# the rig derives: a calibration workload timed on the debug kernel against
+# the same workload on the stock Debian 6.12 guest (cached per host).
+# Ends with "N passed, N failed[, N skipped]" like make check; summary and
+# logs in $DEBUG_OUT (default .check-debug/).
+#
+# Environment: DEBUG_OUT, SKIP_SOAK=1, SOAK_MINUTES (default 3),
+# ZSVM_TEST_TIMEOUT (per test program before scaling, default 300).
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+vm=$top/selftests/vm
+out=${DEBUG_OUT:-$top/.check-debug}
+lock=${ZSVM_LOCK:-/work/.vm.lock}
+[ -d "$(dirname "$lock")" ] || lock=/tmp/zsvm.lock
+rm -rf "$out"
+mkdir -p "$out"
+start=$(date +%s)
+say() { echo "check-debug: $*"; }
+# shellcheck source=selftests/vm/kver.sh
+. "$vm/kver.sh"
+
+# Console lines that are sanitizer or debug-check reports (run.sh's list
+# plus what the debug options print: lockdep's "WARNING: possible ...",
+# SLUB's "BUG <cache> (...)", debugobjects' "ODEBUG:", page state).
+report_re='BUG:|BUG [a-z0-9_:-]+ \(|WARNING:|Oops|general protection|Kernel panic|list_(add|del) corruption|refcount_t:|kernel BUG at|UBSAN:|KASAN:|KFENCE:|ODEBUG:|Bad page|page dumped because|possible circular locking|inconsistent lock state|suspicious RCU usage|unreferenced object|blocked for more than|detected stalls on CPU'
+
+# ------------------------------------------------------------- kernel
+src=/usr/src/linux-source-6.12.tar.xz
+[ -r "$src" ] || bash "$vm/deps.sh" || exit 2
+say "debug kernel: selftests/kbuild/build.sh $(basename "$src") base.config debug.config"
+kd=$("$here/build.sh" "$src" "$here/base.config" "$here/debug.config" | tail -n 1)
+[ -e "$kd/bzImage" ] || { say "debug kernel build failed"; exit 1; }
+kver=$(cat "$kd/release")
+say "debug kernel $kver, built in $(head -n 1 "$kd/time.txt")"
+kargs=(--kimage "$kd/bzImage" --kmods "$kd/modules")
+
+# ------------------------------------------------------------- builds
+say "module against $kd/linux, selftests, soak, zsbench, failnth"
+make -C "$top" module KDIR="$kd/linux" >"$out/build-module.log" 2>&1 ||
+	{ tail -n 30 "$out/build-module.log"; say "module build failed"; exit 1; }
+cp "$top/zsplice.ko" "$out/zsplice.ko"
+make -s -k -C "$top/selftests" >"$out/build-selftests.log" 2>&1
+make -s -C "$top/selftests/soak" >"$out/build-soak.log" 2>&1
+make -s -C "$top/userspace" >"$out/build-userspace.log" 2>&1
+gcc -O2 -Wall -static -o "$out/failnth" "$here/failnth.c" || exit 2
+
+# ---------------------------------------------------------- calibrate
+# ms of the calibration workload on a guest kernel; cached for the stock one.
+calibrate() {
+	local dir=$1
+	shift
+	flock "$lock" "$vm/run.sh" --quiet "$@" --out "$dir" --timeout 1800 \
+		--file "$here/guest-debug.sh:/zs/guest-debug.sh" \
+		-- 'CALIBRATE=1 sh /zs/guest-debug.sh' >/dev/null 2>&1
+	awk '$1 == "calibrate" && $2 == "ms" { print $3 }' "$dir/output.log" 2>/dev/null
+}
+stock=$(zs_installed_kver)
+ref_cache=/var/cache/zsplice/kbuild/calibrate-$stock
+ref=$(cat "$ref_cache" 2>/dev/null)
+if [ -z "$ref" ]; then
+	ref=$(calibrate "$out/calibrate-stock" --kver "$stock")
+	[ -n "$ref" ] && echo "$ref" >"$ref_cache"
+fi
+dbg=$(calibrate "$out/calibrate-debug" "${kargs[@]}" --append "page_owner=on page_poison=1")
+if [ -n "$ref" ] && [ -n "$dbg" ] && [ "$ref" -gt 0 ]; then
+	factor=$(( (dbg + ref - 1) / ref ))
+else
+	factor=10
+	say "calibration failed (stock ${ref:-?} ms, debug ${dbg:-?} ms): factor $factor"
+fi
+[ "$factor" -ge 1 ] || factor=1
+[ "$factor" -le 30 ] || factor=30
+say "calibration: stock $stock ${ref:-?} ms, debug ${dbg:-?} ms: timeouts x $factor"
+
+# ------------------------------------------------------ guest suite
+files=(--file "$vm/guest-check.sh:/zs/guest-check.sh"
+       --file "$here/guest-debug.sh:/zs/guest-debug.sh"
+       --file "$out/zsplice.ko:/zs/zsplice.ko"
+       --file "$out/failnth:/zs/bin/")
+for src_c in "$top"/selftests/zsplice_*_test.c; do
+	t=${src_c%.c}
+	[ -x "$t" ] && files+=(--file "$t:/zs/bin/")
+	basename "$t"
+done >"$out/tests.list"
+files+=(--file "$out/tests.list:/zs/tests.list")
+[ -x "$top/userspace/zsbench" ] && files+=(--file "$top/userspace/zsbench:/zs/bin/")
+[ -f "$top/userspace/tests/smoke.sh" ] && files+=(--file "$top/userspace/tests/smoke.sh:/zs/smoke.sh")
+
+say "guest suite + fault injection on $kver (after $(($(date +%s) - start)) s)"
+gstart=$(date +%s)
+flock "$lock" "$vm/run.sh" --quiet "${kargs[@]}" --cpus 2 \
+	--append "page_owner=on page_poison=1" --out "$out/guest" \
+	--timeout $((3600 * factor)) "${files[@]}" \
+	-- "ZSVM_FACTOR=$factor ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-300} sh /zs/guest-debug.sh"
+grc=$?
+say "guest suite: status $grc after $(($(date +%s) - gstart)) s"
+{
+	case $grc in
+	0|1|3) echo "ok - debug guest run finished in time" ;;
+	124) echo "not ok - debug guest run: TIMEOUT" ;;
+	*) echo "not ok - debug guest run: status $grc (see $out/guest/console.log)" ;;
+	esac
+} >"$out/verdict.tap"
+
+# ------------------------------------------------------------- soak
+if [ "${SKIP_SOAK:-0}" != 1 ]; then
+	say "short soak on $kver"
+	# run.sh wrapper: debug kernel, boot arguments, timeout x factor.
+	cat >"$out/run-debug.sh" <<WRAP
+#!/bin/bash
+args=()
+while [ \$# -gt 0 ]; do
+	case \$1 in
+	--timeout) args+=(--timeout \$((\$2 * $factor))); shift 2 ;;
+	--) break ;;
+	*) args+=("\$1"); shift ;;
+	esac
+done
+exec flock "$lock" "$vm/run.sh" --kimage "$kd/bzImage" --kmods "$kd/modules" \\
+	--append "page_owner=on page_poison=1" "\${args[@]}" "\$@"
+WRAP
+	chmod +x "$out/run-debug.sh"
+	ZSVM_RUN=$out/run-debug.sh SOAK_MINUTES=${SOAK_MINUTES:-3} \
+		bash "$top/selftests/soak/soak.sh" --no-build --out "$out/soak" >"$out/soak.log" 2>&1
+	tail -n 3 "$out/soak.log"
+fi
+
+# ---------------------------------------------------------- verdict
+reports=0
+for c in "$out/guest/console.log" "$out/soak/console.log" "$out/calibrate-debug/console.log"; do
+	[ -f "$c" ] || continue
+	if grep -aqE "$report_re" "$c"; then
+		n=$(grep -acE "$report_re" "$c")
+		reports=$((reports + n))
+		echo "not ok - sanitizer/debug reports in $c: $n lines" >>"$out/verdict.tap"
+		grep -anE "$report_re" "$c" | head -n 20 | sed 's/^/# /' >>"$out/verdict.tap"
+	else
+		echo "ok - no sanitizer/debug report in $(basename "$(dirname "$c")")/console.log" >>"$out/verdict.tap"
+	fi
+done
+logfiles=("$out/guest/output.log" "$out/verdict.tap")
+[ -f "$out/soak/soak.tap" ] && logfiles+=("$out/soak/soak.tap")
+{
+	echo "debug kernel $kver ($kd), factor $factor, run $(($(date +%s) - start)) s"
+	grep -h '^# load:\|^# splice:' "$out/guest/output.log" 2>/dev/null
+	awk '/^# ZSVM-BEGIN /{ s = $3 } /^# Totals:/ { print s ": " $0 }' "$out/guest/output.log" 2>/dev/null
+	echo "sanitizer/debug report lines: $reports"
+	awk -f "$vm/tapcount.awk" "${logfiles[@]}"
+} | tee "$out/summary.txt"
+grep -q ' 0 failed' "$out/summary.txt" && [ "$reports" = 0 ]

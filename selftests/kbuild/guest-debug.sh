@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest half of `make check-debug` (busybox sh, root, debug kernel booted
+# with page_owner=on page_poison=1).  Sections for the TAP counter:
+#   calibrate     (CALIBRATE=1 only) time of a fixed fork/exec/page-fault
+#                 workload, "calibrate ms N", then exits
+#   guest-check   the whole guest suite (selftests/vm/guest-check.sh), its
+#                 per-program timeout scaled by ZSVM_FACTOR
+#   failnth:load, failnth:splice   fault-injection sweeps (failnth.c)
+#   kmemleak      scan after everything; any entry fails
+# Environment: ZSVM_FACTOR (slowdown factor the host derived, default 1).
+
+factor=${ZSVM_FACTOR:-1}
+
+calibrate() {
+	# 200 fork+exec of busybox true and a 64 MiB anonymous fault-in: what
+	# the debug options slow down (page alloc/free, slab, locking).
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	i=0
+	while [ $i -lt 200 ]; do
+		/bin/true
+		i=$((i + 1))
+	done
+	head -c 67108864 /dev/zero | cat >/dev/null
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	echo "calibrate ms $(echo "$t0 $t1" | awk '{ printf "%d", ($2 - $1) * 1000 }')"
+}
+if [ "${CALIBRATE:-0}" = 1 ]; then
+	calibrate
+	exit 0
+fi
+
+echo "# debug kernel $(uname -r), $(nproc) cpus, factor $factor, cmdline: $(cat /proc/cmdline)"
+# The rig's init sets 30 s; a debug kernel under TCG is $factor times slower.
+echo $((30 * factor)) >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+kml=/sys/kernel/debug/kmemleak
+[ -w $kml ] && echo clear >$kml
+
+ZSVM_TEST_TIMEOUT=$((${ZSVM_TEST_TIMEOUT:-300} * factor)) sh /zs/guest-check.sh
+
+# Fault injection: every injectable allocation counts for fail-nth.
+for d in failslab fail_page_alloc; do
+	f=/sys/kernel/debug/$d
+	[ -d $f ] || continue
+	echo N >$f/ignore-gfp-wait
+	[ -e $f/min-order ] && echo 0 >$f/min-order
+	echo 0 >$f/verbose
+done
+for m in load splice; do
+	echo "# ZSVM-BEGIN failnth:$m"
+	timeout -s KILL $((1800 * factor)) /zs/bin/failnth $m /zs/zsplice.ko
+	echo "# ZSVM-END failnth:$m rc=$?"
+done
+# kmemleak clean after a later successful load and unload.
+insmod /zs/zsplice.ko && rmmod zsplice
+
+echo "# ZSVM-BEGIN kmemleak"
+if [ -w $kml ]; then
+	# Objects freed by RCU or deferred work need a moment; scan twice.
+	sleep 5
+	echo scan >$kml
+	sleep 5
+	echo scan >$kml
+	n=$(grep -c '^unreferenced object' $kml)
+	if [ "$n" = 0 ]; then
+		echo "ok 1 - kmemleak: no unreferenced objects"
+	else
+		sed 's/^/# /' $kml
+		echo "not ok 1 - kmemleak: $n unreferenced objects"
+	fi
+else
+	echo "not ok 1 - kmemleak: $kml missing (CONFIG_DEBUG_KMEMLEAK?)"
+fi
+echo "# ZSVM-END kmemleak rc=0"
+exit 0
