@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * zsplice: the plain file operations of /dev/zsplice and /dev/fullsplice
- * (read, readv, write, lseek, mmap, io_uring read), the per-file ioctls,
- * the module parameters and the statistics files, with every errno they
- * promise.
+ * (read, readv, write, lseek, mmap, io_uring read, RWF_NOWAIT), the
+ * per-file ioctls, the module parameters and the statistics files in
+ * debugfs, with every errno they promise.  In target mode (ZSPLICE_ZERO=
+ * /dev/zero) the ioctl, parameter and statistics fixtures skip.
  */
 #include <dirent.h>
 #include <signal.h>
@@ -202,6 +203,51 @@ TEST_F(dev, pread_pwrite_like_mainline)
 	close(ref);
 }
 
+/*
+ * RWF_NOWAIT: /dev/zsplice has FMODE_NOWAIT like /dev/zero (preadv2 and
+ * pwritev2 work); /dev/fullsplice has not, like /dev/full: EOPNOTSUPP.
+ * Compared with the kernel's own device in the same run.
+ */
+TEST_F(dev, rwf_nowait_like_mainline)
+{
+	int ref = open(zs_ref_path(self->full), O_RDWR | O_CLOEXEC);
+	char a[8192], b[8192];
+	struct iovec ia = { a, sizeof(a) }, ib = { b, sizeof(b) };
+	ssize_t ra, rb;
+	int ea, eb, w;
+
+	ASSERT_LE(0, ref);
+	for (w = 0; w < 2; w++) {
+		memset(a, 1, sizeof(a));
+		errno = 0;
+		ra = w ? pwritev2(self->fd, &ia, 1, -1, RWF_NOWAIT)
+		       : preadv2(self->fd, &ia, 1, -1, RWF_NOWAIT);
+		ea = errno;
+		errno = 0;
+		rb = w ? pwritev2(ref, &ib, 1, -1, RWF_NOWAIT)
+		       : preadv2(ref, &ib, 1, -1, RWF_NOWAIT);
+		eb = errno;
+		TH_LOG("%s RWF_NOWAIT: %s %zd (%s), %s %zd (%s)", w ? "pwritev2" : "preadv2",
+		       zs_dev_path(self->full), ra, ra < 0 ? strerror(ea) : "ok",
+		       zs_ref_path(self->full), rb, rb < 0 ? strerror(eb) : "ok");
+		if (rb < 0) {
+			EXPECT_EQ(-1, ra);
+			EXPECT_EQ(eb, ea);
+		} else {
+			/* a NOWAIT read may be short, as on /dev/zero */
+			EXPECT_LT(0, ra) TH_LOG("%s", strerror(ea));
+			EXPECT_GE((ssize_t)sizeof(a), ra);
+			if (!w && ra > 0)
+				EXPECT_EQ(-1, zs_nonzero(a, ra));
+		}
+		if (self->full) {
+			EXPECT_EQ(-1, ra);
+			EXPECT_EQ(EOPNOTSUPP, ea);
+		}
+	}
+	close(ref);
+}
+
 TEST_F(dev, mmap_private)
 {
 	size_t len = 64 * ZS_PAGE;
@@ -318,9 +364,11 @@ TEST_F(dev, io_uring_read_inline)
 		}
 		ASSERT_EQ(QD, io_uring_submit(&ring));
 		for (i = 0; i < QD; i++) {
+			struct __kernel_timespec ts = { .tv_sec = 20 };
 			struct io_uring_cqe *cqe;
 
-			ASSERT_EQ(0, io_uring_wait_cqe(&ring, &cqe));
+			/* fail, do not hang, when a completion never comes */
+			ASSERT_EQ(0, io_uring_wait_cqe_timeout(&ring, &cqe, &ts));
 			/* IOCB_NOWAIT reads may be short, as on /dev/zero */
 			EXPECT_LT(0, cqe->res);
 			EXPECT_GE(BS, cqe->res);
@@ -350,7 +398,7 @@ FIXTURE_VARIANT_ADD(ioc, fullsplice) { .full = true };
 FIXTURE_SETUP(ioc)
 {
 	if (zs_host_mode())
-		SKIP(return, "ioctls need the zsplice module");
+		SKIP(return, ZS_NEEDS_MODULE("the per-file ioctls"));
 	self->fd = open(zs_dev_path(variant->full), O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 }
@@ -518,6 +566,8 @@ FIXTURE(param) {
 
 FIXTURE_SETUP(param)
 {
+	if (zs_host_mode())
+		SKIP(return, ZS_NEEDS_MODULE("module parameters"));
 	if (!zs_module_loaded())
 		SKIP(return, "zsplice module not loaded");
 	if (geteuid())
@@ -538,7 +588,7 @@ TEST_F(param, splice_impl_default_and_format)
 	ASSERT_EQ(0, stat(ZS_PARAM_DIR "splice_impl", &st));
 	EXPECT_EQ(0644, st.st_mode & 0777);
 	ASSERT_LT(0, zs_read_file(ZS_PARAM_DIR "splice_impl", buf, sizeof(buf)));
-	EXPECT_STREQ("zeropage\n", buf);
+	EXPECT_STREQ("folio\n", buf);
 }
 
 TEST_F(param, splice_impl_set_each)
@@ -585,12 +635,12 @@ TEST_F(param, folio_order_default)
 	struct stat st;
 
 	ASSERT_LT(0, zs_read_file(ZS_PARAM_DIR "folio_order", buf, sizeof(buf)));
-	EXPECT_EQ(4, atoi(buf));
+	EXPECT_EQ(ZS_DEFAULT_ORDER, atoi(buf));
 	/* load-time only: not writable at runtime */
 	ASSERT_EQ(0, stat(ZS_PARAM_DIR "folio_order", &st));
-	EXPECT_EQ(0, st.st_mode & 0222);
-	EXPECT_EQ(65536, zs_folio_size());
-	EXPECT_EQ(65536, zs_stat(false, "folio_size"));
+	EXPECT_EQ(0444, st.st_mode & 0777);
+	EXPECT_EQ(2 << 20, zs_folio_size());
+	EXPECT_EQ(2 << 20, zs_stat(false, "folio_size"));
 }
 
 /* ------------------------------------------------------------ statistics */
@@ -604,7 +654,7 @@ static const char * const impl_keys[] = { "calls", "bytes", "slots", "coalesced_
 
 static const char * const global_keys[] = {
 	"zeropage_pages", "zeropage_pipe_refs", "folio_folios", "folio_pipe_refs",
-	"folio_size",
+	"folio_size", "zeropage_bytes", "folio_bytes", "folio_fallbacks",
 };
 
 FIXTURE(stats) {
@@ -621,8 +671,12 @@ FIXTURE_VARIANT_ADD(stats, fullsplice) { .full = true };
 
 FIXTURE_SETUP(stats)
 {
+	if (zs_host_mode())
+		SKIP(return, ZS_NEEDS_MODULE("statistics"));
 	if (!zs_module_loaded())
 		SKIP(return, "zsplice module not loaded");
+	if (!zs_debugfs())
+		SKIP(return, "no " ZS_DEBUG_DIR " (debugfs not mountable?)");
 	self->full = variant->full;
 	self->fd = open(zs_dev_path(variant->full), O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
@@ -642,12 +696,16 @@ TEST_F(stats, files_and_keys)
 	struct stat st;
 	unsigned int i, j;
 
+	zs_stats_path(path, sizeof(path), self->full, "stats");
+	ASSERT_EQ(0, stat(path, &st));
+	EXPECT_EQ(0, st.st_mode & 0222) TH_LOG("stats is writable");
+	zs_stats_path(path, sizeof(path), self->full, "stats_reset");
+	ASSERT_EQ(0, stat(path, &st));
+	EXPECT_NE(0, st.st_mode & 0200);
+	ASSERT_EQ(0, stat(ZS_SELFCHECK, &st));
+	/* the old sysfs file is gone */
 	snprintf(path, sizeof(path), "/sys/class/misc/%s/stats", zs_dev_name(self->full));
-	ASSERT_EQ(0, stat(path, &st));
-	EXPECT_EQ(0444, st.st_mode & 0777);
-	snprintf(path, sizeof(path), "/sys/class/misc/%s/stats_reset", zs_dev_name(self->full));
-	ASSERT_EQ(0, stat(path, &st));
-	EXPECT_EQ(0200, st.st_mode & 0777);
+	EXPECT_NE(0, access(path, F_OK));
 	for (i = 0; i < sizeof(dev_keys) / sizeof(dev_keys[0]); i++)
 		EXPECT_LE(0, zs_stat(self->full, dev_keys[i])) TH_LOG("%s", dev_keys[i]);
 	for (i = 0; i < ZSPLICE_IMPL_COUNT; i++) {
@@ -693,7 +751,11 @@ TEST_F(stats, splice_write_counters)
 	ASSERT_EQ(0, zs_pipe(p, 0, 0));
 	ASSERT_EQ(3000, write(p[1], buf, sizeof(buf)));
 	if (self->full) {
+		/* no splice_write, as /dev/full: EINVAL before the driver is called */
+		errno = 0;
 		EXPECT_EQ(-1, splice(p[0], NULL, self->fd, NULL, 3000, 0));
+		EXPECT_EQ(EINVAL, errno);
+		EXPECT_EQ(c, zs_stat(self->full, "splice_write_calls"));
 		EXPECT_EQ(b, zs_stat(self->full, "splice_write_bytes"));
 	} else {
 		EXPECT_EQ(3000, splice(p[0], NULL, self->fd, NULL, 3000, 0));
@@ -808,8 +870,13 @@ TEST_F(stats, pipe_refs_follow_pipes)
 		close(q[1]);
 		EXPECT_EQ(0, wait_stat(self->full, c[i].key, 0)) TH_LOG("%s leak", c[i].key);
 	}
+	/* allocated on first use: now there are some, and the bytes match */
 	EXPECT_LT(0, zs_stat(self->full, "zeropage_pages"));
 	EXPECT_LT(0, zs_stat(self->full, "folio_folios"));
+	EXPECT_EQ(zs_stat(self->full, "zeropage_pages") * ZS_PAGE,
+		  zs_stat(self->full, "zeropage_bytes"));
+	EXPECT_EQ(zs_stat(self->full, "folio_folios") * zs_stat(self->full, "folio_size"),
+		  zs_stat(self->full, "folio_bytes"));
 }
 
 TEST_F(stats, reset)
@@ -868,7 +935,7 @@ TEST_F(stats, reset_bad_input_einval)
 	{
 		char path[128];
 
-		snprintf(path, sizeof(path), "/sys/class/misc/%s/stats", zs_dev_name(self->full));
+		zs_stats_path(path, sizeof(path), self->full, "stats");
 		EXPECT_NE(0, zs_write_file(path, "1"));
 	}
 }

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * zsplice: module lifetime.  rmmod while pipes still hold zeropage and
- * folio buffers (then read them: zeros, no splat); 20 load/unload cycles;
- * load-time parameters (folio_order 1..9 valid, others EINVAL; splice_impl
- * names); 2 threads splicing while a third switches splice_impl.
+ * folio buffers (then read them: zeros, no splat); the orphaned folios are
+ * freed once the last buffer goes (MemAvailable, folio_order=9); nothing
+ * allocated at load, one zero page and one folio after traffic on one CPU
+ * (debugfs counts and MemAvailable; run with many possible CPUs, e.g.
+ * -smp 2,maxcpus=64); 20 load/unload cycles; load-time parameters
+ * (folio_order 1..9 valid, others EINVAL; splice_impl names); 2 threads
+ * splicing while a third switches splice_impl, bounded by work done.
  *
  * Needs root and the module loaded; the reload tests need ZSPLICE_KO (path
  * of zsplice.ko).  Every test leaves the module loaded with default
@@ -21,7 +25,7 @@ FIXTURE(life) {
 FIXTURE_SETUP(life)
 {
 	if (zs_host_mode())
-		SKIP(return, "needs the zsplice module");
+		SKIP(return, ZS_NEEDS_MODULE("loading and unloading"));
 	if (geteuid())
 		SKIP(return, "needs root");
 	if (!zs_ko_path())
@@ -175,6 +179,153 @@ TEST_F_TIMEOUT(life, load_unload_20_cycles, 120)
 	EXPECT_EQ(ZS_DEFAULT_IMPL, zs_get_param_impl());
 }
 
+/* Possible CPUs, from /sys/devices/system/cpu/possible ("0-63", "0,2-5"). */
+static int possible_cpus(void)
+{
+	char buf[256], *p = buf;
+	int n = 0;
+
+	if (zs_read_file("/sys/devices/system/cpu/possible", buf, sizeof(buf)) <= 0)
+		return -1;
+	while (*p && *p != '\n') {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+
+		if (end == p)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		n += b - a + 1;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+/* MemAvailable in kB once two reads 100 ms apart agree within 64 kB (10 tries). */
+static long long mem_available(void)
+{
+	long long a = zs_meminfo("MemAvailable"), b;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		zs_msleep(100);
+		b = zs_meminfo("MemAvailable");
+		if (llabs(b - a) < 64)
+			return b;
+		a = b;
+	}
+	return a;
+}
+
+/*
+ * Nothing is allocated at load, whatever the number of possible CPUs;
+ * traffic on one CPU allocates that CPU's zero page and folio only.
+ */
+TEST_F_TIMEOUT(life, memory_at_load_lazy, 120)
+{
+	long long before, loaded, after, fs;
+	int possible = possible_cpus(), p[2], q[2], fd, zfd;
+
+	ASSERT_LT(0, possible);
+	ASSERT_EQ(0, zs_mod_unload(5000));
+	before = mem_available();
+	ASSERT_EQ(0, zs_mod_load(""));
+	loaded = mem_available();
+	ASSERT_TRUE(zs_debugfs());
+	fs = zs_stat(false, "folio_size");
+	EXPECT_EQ(0, zs_stat(false, "zeropage_pages"));
+	EXPECT_EQ(0, zs_stat(false, "folio_folios"));
+	EXPECT_EQ(0, zs_stat(false, "zeropage_bytes"));
+	EXPECT_EQ(0, zs_stat(false, "folio_bytes"));
+	/* traffic on one CPU */
+	ASSERT_EQ(0, zs_pin_cpu(0));
+	fd = zs_open_impl(false, O_RDONLY, ZSPLICE_IMPL_FOLIO);
+	zfd = zs_open_impl(true, O_RDONLY, ZSPLICE_IMPL_ZEROPAGE);
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, zfd);
+	ASSERT_EQ(0, zs_pipe(p, 1 << 20, O_NONBLOCK));
+	ASSERT_EQ(0, zs_pipe(q, 1 << 20, O_NONBLOCK));
+	ASSERT_EQ(1 << 20, zs_splice_all(fd, p[1], 1 << 20, 0));
+	ASSERT_EQ(1 << 20, zs_splice_all(zfd, q[1], 1 << 20, 0));
+	after = mem_available();
+	TH_LOG("%d possible CPUs, %ld online; MemAvailable %lld kB before load, %lld after (-%lld), %lld after traffic on CPU 0 (-%lld)",
+	       possible, sysconf(_SC_NPROCESSORS_ONLN), before, loaded, before - loaded, after,
+	       loaded - after);
+	TH_LOG("debugfs after traffic: zeropage_pages %lld (%lld bytes), folio_folios %lld (%lld bytes), folio_fallbacks %lld",
+	       zs_stat(false, "zeropage_pages"), zs_stat(false, "zeropage_bytes"),
+	       zs_stat(false, "folio_folios"), zs_stat(false, "folio_bytes"),
+	       zs_stat(false, "folio_fallbacks"));
+	EXPECT_EQ(1, zs_stat(false, "zeropage_pages"));
+	EXPECT_EQ(ZS_PAGE, zs_stat(false, "zeropage_bytes"));
+	EXPECT_EQ(1, zs_stat(false, "folio_folios") + zs_stat(false, "folio_fallbacks"));
+	EXPECT_EQ(zs_stat(false, "folio_folios") * fs, zs_stat(false, "folio_bytes"));
+	/* less than one folio at load: per-possible-CPU allocation would be possible x (folio + page) */
+	EXPECT_GT(fs / 1024, before - loaded);
+	EXPECT_EQ(0, zs_read_zeros(p[0], 1 << 20));
+	EXPECT_EQ(0, zs_read_zeros(q[0], 1 << 20));
+	close(p[0]);
+	close(p[1]);
+	close(q[0]);
+	close(q[1]);
+	close(fd);
+	close(zfd);
+}
+
+/*
+ * After rmmod, the folios that pipes still reference stay allocated (and
+ * zero) until the last buffer goes; then they are freed: MemAvailable
+ * comes back.  Freed pages may wait in per-CPU lists for a while: poll,
+ * with a bound.
+ */
+TEST_F_TIMEOUT(life, orphans_freed_after_rmmod, 240)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), cpu;
+	int p[64][2], np = 0, i, err;
+	long long held, orphaned, now = 0, want;
+	double t0;
+
+	ASSERT_LT(0, ncpu);
+	if (ncpu > 32)
+		ncpu = 32;
+	ASSERT_EQ(0, zs_mod_unload(5000));
+	ASSERT_EQ(0, zs_mod_load("folio_order=9"));
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		if (zs_pin_cpu(cpu))
+			continue;
+		ASSERT_EQ(0, fill_pipe(ZSPLICE_IMPL_FOLIO, cpu & 1, p[np], 3 << 20));
+		np++;
+		ASSERT_EQ(0, fill_pipe(ZSPLICE_IMPL_ZEROPAGE, false, p[np], 100000));
+		np++;
+	}
+	zs_pin_cpu(0);
+	held = zs_stat(false, "folio_bytes") + zs_stat(false, "zeropage_bytes");
+	TH_LOG("%ld CPUs used: folio_folios %lld, folio_bytes %lld, zeropage_bytes %lld, fallbacks %lld",
+	       ncpu, zs_stat(false, "folio_folios"), zs_stat(false, "folio_bytes"),
+	       zs_stat(false, "zeropage_bytes"), zs_stat(false, "folio_fallbacks"));
+	ASSERT_LE((long long)(2 << 20), held) TH_LOG("no folio allocated: nothing to measure");
+	err = zs_mod_unload(5000);
+	ASSERT_EQ(0, err) TH_LOG("rmmod with live buffers: %s", strerror(-err));
+	orphaned = mem_available();
+	/* the orphaned buffers still read as zeros */
+	EXPECT_EQ(0, zs_read_zeros(p[0][0], 12345));
+	for (i = 0; i < np; i++) {
+		close(p[i][0]);
+		close(p[i][1]);
+	}
+	/* 3/4 of what the module held must come back */
+	want = held / 1024 * 3 / 4;
+	t0 = zs_now();
+	for (i = 0; i < 600; i++) {
+		now = zs_meminfo("MemAvailable");
+		if (now - orphaned >= want)
+			break;
+		zs_msleep(100);
+	}
+	TH_LOG("MemAvailable after rmmod with pipes %lld kB, after closing them %lld kB (+%lld, want +%lld of %lld held) after %.1f s",
+	       orphaned, now, now - orphaned, want, held / 1024, zs_now() - t0);
+	EXPECT_LE(want, now - orphaned) TH_LOG("orphaned zero folios not freed");
+}
+
 TEST_F_TIMEOUT(life, folio_order_valid_range, 90)
 {
 	static const int orders[] = { 1, 2, 9 };
@@ -314,6 +465,8 @@ FIXTURE(sw) {
 
 FIXTURE_SETUP(sw)
 {
+	if (zs_host_mode())
+		SKIP(return, ZS_NEEDS_MODULE("switching splice_impl"));
 	if (!zs_module_loaded())
 		SKIP(return, "zsplice module not loaded");
 	if (geteuid())
@@ -336,13 +489,18 @@ static void switch_under_traffic(struct __test_metadata *_metadata, bool with_no
 {
 	volatile int stop = 0;
 	struct worker w[2] = { { .stop = &stop }, { .stop = &stop, .full = true } };
-	double end = zs_now() + 4.0;
 	long switches = 0;
 	int i;
 
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, pthread_create(&w[i].th, NULL, splicer, &w[i]));
-	while (zs_now() < end) {
+	/*
+	 * Bounded by work, not time: at least 200 switches and 200 splices
+	 * per worker, however slow the kernel (the harness timeout is the
+	 * only clock).
+	 */
+	while (switches < 200 || *(volatile long *)&w[0].ops < 200 ||
+	       *(volatile long *)&w[1].ops < 200) {
 		int impl = with_none ? switches % ZSPLICE_IMPL_COUNT : 1 + switches % 3;
 		int err = zs_set_param_impl(impl);
 
@@ -357,13 +515,13 @@ static void switch_under_traffic(struct __test_metadata *_metadata, bool with_no
 		pthread_join(w[i].th, NULL);
 	TH_LOG("%ld switches; splicers: %ld+%ld ops, %ld+%ld bytes, %ld+%ld EINVAL",
 	       switches, w[0].ops, w[1].ops, w[0].bytes, w[1].bytes, w[0].einval, w[1].einval);
-	EXPECT_LT(100, switches);
+	EXPECT_LE(200, switches);
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(0, w[i].bad) TH_LOG("worker %d read nonzero data", i);
 		EXPECT_EQ(0, w[i].errors) TH_LOG("worker %d: %s", i, strerror(w[i].last_errno));
 		if (!with_none)
 			EXPECT_EQ(0, w[i].einval) TH_LOG("worker %d: EINVAL without \"none\"", i);
-		EXPECT_LT(10, w[i].ops);
+		EXPECT_LE(200, w[i].ops);
 		EXPECT_LT(0, w[i].bytes);
 	}
 	/* references all returned */
@@ -377,12 +535,12 @@ static void switch_under_traffic(struct __test_metadata *_metadata, bool with_no
 	EXPECT_EQ(0, zs_stat(false, "folio_pipe_refs"));
 }
 
-TEST_F_TIMEOUT(sw, switch_impl_under_traffic, 60)
+TEST_F_TIMEOUT(sw, switch_impl_under_traffic, 240)
 {
 	switch_under_traffic(_metadata, true);
 }
 
-TEST_F_TIMEOUT(sw, switch_impl_under_traffic_never_none, 60)
+TEST_F_TIMEOUT(sw, switch_impl_under_traffic_never_none, 240)
 {
 	switch_under_traffic(_metadata, false);
 }

@@ -3,11 +3,21 @@
  * Helpers shared by the zsplice selftests.
  *
  * Environment:
- *   ZSPLICE_DEV, ZSPLICE_FULL_DEV  device paths (default /dev/zsplice,
- *       /dev/fullsplice).  Pointing them at /dev/zero and /dev/full runs
- *       the device-independent parts against mainline ("host mode"): the
- *       mainline devices behave as the "copy" implementation.
+ *   ZSPLICE_ZERO, ZSPLICE_FULL  target device paths (default /dev/zsplice,
+ *       /dev/fullsplice; the older names ZSPLICE_DEV, ZSPLICE_FULL_DEV
+ *       work too).  ZSPLICE_ZERO=/dev/zero ZSPLICE_FULL=/dev/full runs
+ *       every test that does not need the module against the kernel's own
+ *       devices ("target mode"); the rest skip, saying why.
+ *   ZSPLICE_MAINLINE_IMPL  what the running kernel's /dev/zero does on
+ *       splice_read: none, copy, zeropage or folio.  Default from the
+ *       kernel version: none before 6.7 (no splice_read, EINVAL), copy
+ *       from 6.7 (copy_splice_read).  A kernel carrying the mem.c series
+ *       sets it (zeropage).  In target mode only the variants of that
+ *       implementation run.
  *   ZSPLICE_KO  path of zsplice.ko, for the tests that reload the module.
+ *
+ * The module's statistics are in debugfs: /sys/kernel/debug/zsplice/<dev>/
+ * stats and stats_reset, /sys/kernel/debug/zsplice/selfcheck.
  */
 #ifndef ZSPLICE_UTIL_H
 #define ZSPLICE_UTIL_H
@@ -24,17 +34,27 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 
 #include <linux/zsplice.h>
 
 #define ZS_MOD_NAME	"zsplice"
 #define ZS_PARAM_DIR	"/sys/module/zsplice/parameters/"
-#define ZS_DEFAULT_IMPL	ZSPLICE_IMPL_ZEROPAGE
+#define ZS_DEBUGFS	"/sys/kernel/debug"
+#define ZS_DEBUG_DIR	ZS_DEBUGFS "/zsplice/"
+#define ZS_SELFCHECK	ZS_DEBUG_DIR "selfcheck"
+#define ZS_DEFAULT_IMPL	ZSPLICE_IMPL_FOLIO
+#define ZS_DEFAULT_ORDER 9
 #define ZS_PAGE		4096
+/* Most bytes one pipe may hold from zsplice (ZS_PIPE_MAX_BYTES). */
+#define ZS_PIPE_CAP	(1L << 30)
+
+#define ZS_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
  * Add variant DEV_IMPL (e.g. zsplice_FOLIO) to fixture F, whose variant
@@ -45,20 +65,50 @@
 		.full = isfull, .impl = ZSPLICE_IMPL_##im,		\
 	}
 
+#ifdef ZSPLICE_IMPL_NAMES
+static const char * const zs_impl_names[ZSPLICE_IMPL_COUNT] = ZSPLICE_IMPL_NAMES;
+#else
 static const char * const zs_impl_names[] = {
 	[ZSPLICE_IMPL_NONE] = "none",
 	[ZSPLICE_IMPL_COPY] = "copy",
 	[ZSPLICE_IMPL_ZEROPAGE] = "zeropage",
 	[ZSPLICE_IMPL_FOLIO] = "folio",
 };
+#endif
 
-static inline const char *zs_dev_path(bool full)
+static inline const char *zs_env2(const char *a, const char *b)
 {
-	const char *p = getenv(full ? "ZSPLICE_FULL_DEV" : "ZSPLICE_DEV");
+	const char *p = getenv(a);
 
 	if (p && *p)
 		return p;
-	return full ? ZSPLICE_FULL_PATH : ZSPLICE_ZERO_PATH;
+	p = getenv(b);
+	return p && *p ? p : NULL;
+}
+
+static inline const char *zs_dev_path(bool full)
+{
+	const char *p = full ? zs_env2("ZSPLICE_FULL", "ZSPLICE_FULL_DEV") :
+			       zs_env2("ZSPLICE_ZERO", "ZSPLICE_DEV");
+
+	return p ? p : full ? ZSPLICE_FULL_PATH : ZSPLICE_ZERO_PATH;
+}
+
+/* The running kernel's own device: what "like mainline" compares with. */
+static inline const char *zs_ref_path(bool full)
+{
+	return full ? "/dev/full" : "/dev/zero";
+}
+
+/* Running kernel version as major * 1000 + minor (6012 for 6.12). */
+static inline int zs_kernel_version(void)
+{
+	struct utsname u;
+	int maj = 0, min = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &maj, &min) != 2)
+		return 0;
+	return maj * 1000 + min;
 }
 
 /* The misc device name, for /sys/class/misc/<name>/. */
@@ -71,6 +121,32 @@ static inline const char *zs_dev_name(bool full)
 static inline bool zs_host_mode(void)
 {
 	return strcmp(zs_dev_path(false), ZSPLICE_ZERO_PATH) != 0;
+}
+
+/* SKIP() arguments for a variant the target devices do not implement. */
+#define ZS_IMPL_SKIP(full, impl)					\
+	"%s implements %s only, not %s", zs_dev_path(full),		\
+	zs_impl_names[zs_mainline_impl()], zs_impl_names[impl]
+
+#define ZS_NEEDS_MODULE(what)						\
+	"%s needs the zsplice module (target is %s)", what, zs_dev_path(false)
+
+/*
+ * What the running kernel's /dev/zero and /dev/full do on splice_read:
+ * ZSPLICE_MAINLINE_IMPL, else none before v6.7 (EINVAL), copy from v6.7
+ * (copy_splice_read, 1b057bd800).
+ */
+static inline int zs_mainline_impl(void)
+{
+	const char *e = getenv("ZSPLICE_MAINLINE_IMPL");
+	int i;
+
+	if (e && *e) {
+		for (i = 0; i < ZSPLICE_IMPL_COUNT; i++)
+			if (!strcmp(e, zs_impl_names[i]))
+				return i;
+	}
+	return zs_kernel_version() >= 6007 ? ZSPLICE_IMPL_COPY : ZSPLICE_IMPL_NONE;
 }
 
 static inline bool zs_module_loaded(void)
@@ -96,8 +172,9 @@ static inline void zs_msleep(unsigned int ms)
 
 /*
  * Open a device and, when impl >= 0, set its per-file implementation.
- * Returns the fd, or -1 with errno set.  In host mode the mainline devices
- * have no ioctl; they count as "copy" (errno EOPNOTSUPP for anything else).
+ * Returns the fd, or -1 with errno set.  In target mode the devices have
+ * no ioctl: they implement zs_mainline_impl() only (errno EOPNOTSUPP for
+ * anything else).
  */
 static inline int zs_open_impl(bool full, int flags, int impl)
 {
@@ -108,7 +185,7 @@ static inline int zs_open_impl(bool full, int flags, int impl)
 		return fd;
 	if (ioctl(fd, ZSPLICE_SET_IMPL, &v) == 0)
 		return fd;
-	if (zs_host_mode() && impl == ZSPLICE_IMPL_COPY) {
+	if (zs_host_mode() && impl == zs_mainline_impl()) {
 		errno = 0;
 		return fd;
 	}
@@ -198,15 +275,31 @@ static inline long long zs_file_key(const char *path, const char *key, char sep)
 	return val;
 }
 
+/* Mount debugfs if it is not (needs root); true when the zsplice dir is there. */
+static inline bool zs_debugfs(void)
+{
+	if (access(ZS_DEBUG_DIR, F_OK) == 0)
+		return true;
+	if (access(ZS_DEBUGFS "/bdi", F_OK) != 0)
+		mount("debugfs", ZS_DEBUGFS, "debugfs", 0, NULL);
+	return access(ZS_DEBUG_DIR, F_OK) == 0;
+}
+
+static inline void zs_stats_path(char *path, size_t len, bool full, const char *file)
+{
+	zs_debugfs();
+	snprintf(path, len, ZS_DEBUG_DIR "%s/%s", zs_dev_name(full), file);
+}
+
 /*
- * One counter from /sys/class/misc/<dev>/stats ("name value" per line).
- * Returns -1 when the file or the key is missing.
+ * One counter from /sys/kernel/debug/zsplice/<dev>/stats ("name value" per
+ * line).  Returns -1 when the file or the key is missing.
  */
 static inline long long zs_stat(bool full, const char *key)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), "/sys/class/misc/%s/stats", zs_dev_name(full));
+	zs_stats_path(path, sizeof(path), full, "stats");
 	return zs_file_key(path, key, ' ');
 }
 
@@ -214,8 +307,68 @@ static inline int zs_stats_reset(bool full, const char *what)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), "/sys/class/misc/%s/stats_reset", zs_dev_name(full));
+	zs_stats_path(path, sizeof(path), full, "stats_reset");
 	return zs_write_file(path, what);
+}
+
+/*
+ * Read /sys/kernel/debug/zsplice/selfcheck: the number of zero pages and
+ * folios scanned when it says "ok <n>", else -1 with the file's text (the
+ * "corrupt ..." lines) in out, or -2 when it cannot be read.
+ */
+static inline long zs_selfcheck(char *out, size_t outlen)
+{
+	char buf[4096];
+	long n;
+	int r;
+
+	zs_debugfs();
+	r = zs_read_file(ZS_SELFCHECK, buf, sizeof(buf));
+	if (r < 0) {
+		snprintf(out, outlen, "%s: %s", ZS_SELFCHECK, strerror(-r));
+		return -2;
+	}
+	if (sscanf(buf, "ok %ld", &n) == 1 && !strchr(buf, 'c'))
+		return n;
+	snprintf(out, outlen, "%s", buf);
+	return -1;
+}
+
+/*
+ * splice() until len bytes moved (short counts are legal: copy_splice_read
+ * may return a page at a time), an error, or EOF.  Returns the bytes
+ * moved, or -1 with errno when the first call fails.
+ */
+static inline ssize_t zs_splice_all(int in, int out, size_t len, unsigned int flags)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t r = splice(in, NULL, out, NULL, len - done, flags);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return done ? (ssize_t)done : r;
+		done += r;
+	}
+	return done;
+}
+
+/* Move the calling thread to one CPU; 0 or -1. */
+static inline int zs_pin_cpu(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	return sched_setaffinity(0, sizeof(s), &s);
+}
+
+/* A /proc/meminfo value in kB, -1 if missing. */
+static inline long long zs_meminfo(const char *key)
+{
+	return zs_file_key("/proc/meminfo", key, ':');
 }
 
 /* Size in bytes of one folio buffer of the folio implementation. */
@@ -228,7 +381,7 @@ static inline long zs_folio_size(void)
 		return v;
 	if (zs_read_file(ZS_PARAM_DIR "folio_order", buf, sizeof(buf)) > 0)
 		return 4096L << atoi(buf);
-	return 4096L << 4;
+	return 4096L << ZS_DEFAULT_ORDER;
 }
 
 /* Index of the first nonzero byte, or -1 if all zero. */
@@ -472,7 +625,7 @@ static inline int zs_mod_restore_default(void)
 		char buf[32];
 
 		if (zs_read_file(ZS_PARAM_DIR "folio_order", buf, sizeof(buf)) > 0 &&
-		    atoi(buf) != 4) {
+		    atoi(buf) != ZS_DEFAULT_ORDER) {
 			int err = zs_mod_unload(5000);
 
 			if (err)
