@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zsplice: the pipe around our buffers, deterministic cases.
+ *
+ *  - F_SETPIPE_SZ: growing a pipe whose tail buffer is ours (and
+ *    coalescable) keeps the data and the tail coalescable; shrinking below
+ *    the occupied slots fails with EBUSY, exactly as with the kernel's own
+ *    /dev/zero in the same run; a write after either lands in a new buffer.
+ *  - FIONREAD is exact, and with folio buffers larger than F_GETPIPE_SZ.
+ *  - the 1 GiB cap: folio_order=9 in the largest pipe root can make
+ *    (pipe-max-size raised, F_SETPIPE_SZ tried downward until it works),
+ *    1-byte and large splices and a tee: FIONREAD never negative, always
+ *    exactly what was spliced, never above 1 GiB.
+ *  - a CPU taken offline while pipes hold buffers of its zero page and
+ *    folio: everything reads back as zeros, then the CPU comes back.
+ *
+ * Cases that need the module (the cap, the statistics, the selfcheck) skip
+ * or leave those checks out in target mode (ZSPLICE_ZERO=/dev/zero).
+ */
+#include <limits.h>
+#include <sys/sendfile.h>
+
+#include "zsplice_util.h"
+#include "kselftest_harness.h"
+
+static const char marker[] = "MARK";
+#define MLEN 4
+
+static void selfcheck(struct __test_metadata *_metadata, const char *where)
+{
+	char out[4096];
+	long n;
+
+	if (zs_host_mode())
+		return;
+	n = zs_selfcheck(out, sizeof(out));
+	EXPECT_LE(0, n) TH_LOG("%s: selfcheck: %s", where, out);
+}
+
+FIXTURE(pp) {
+	int fd;
+	bool full;
+	int impl;
+};
+
+FIXTURE_VARIANT(pp) {
+	bool full;
+	int impl;
+};
+
+#define PP(dev, isfull, im)	ZS_DEV_VARIANT(pp, dev, isfull, im)
+
+PP(zsplice, false, COPY);
+PP(zsplice, false, ZEROPAGE);
+PP(zsplice, false, FOLIO);
+PP(fullsplice, true, COPY);
+PP(fullsplice, true, ZEROPAGE);
+PP(fullsplice, true, FOLIO);
+
+FIXTURE_SETUP(pp)
+{
+	self->full = variant->full;
+	self->impl = variant->impl;
+	self->fd = zs_open_impl(variant->full, O_RDONLY, variant->impl);
+	if (self->fd < 0 && errno == EOPNOTSUPP)
+		SKIP(return, ZS_IMPL_SKIP(variant->full, variant->impl));
+	ASSERT_LE(0, self->fd);
+	/* one CPU: one zero page/folio, so coalescing is deterministic */
+	ASSERT_EQ(0, zs_pin_cpu(0));
+}
+
+FIXTURE_TEARDOWN(pp)
+{
+	close(self->fd);
+}
+
+struct resize {
+	int grow, shrink1, shrink2, shrink4;
+	int e1, e2, e4;
+	long slots_added;	/* by the splice after the shrink, -1 unknown */
+};
+
+/*
+ * On a 16-slot pipe: splice 1 byte, write 1 byte, splice 1 byte (3 slots,
+ * the tail ours); grow to 1 MiB; splice 1 byte (coalesces for zeropage
+ * and folio); shrink to 1 and 2 slots (EBUSY) and to 8 slots (works);
+ * splice 1 byte, write the marker.  Then read it all back.
+ */
+static void resize_case(struct __test_metadata *_metadata, int fd, bool stats, bool full,
+			int impl, struct resize *r)
+{
+	char key[64], buf[16];
+	long long s0 = 0;
+	int p[2];
+
+	memset(r, 0, sizeof(*r));
+	r->slots_added = -1;
+	ASSERT_EQ(0, zs_pipe(p, 65536, O_NONBLOCK));
+	ASSERT_EQ(1, splice(fd, NULL, p[1], NULL, 1, 0));
+	ASSERT_EQ(1, write(p[1], "x", 1));
+	ASSERT_EQ(1, splice(fd, NULL, p[1], NULL, 1, 0));
+	r->grow = fcntl(p[0], F_SETPIPE_SZ, 1 << 20);
+	EXPECT_EQ(3, zs_pipe_bytes(p[0]));
+	ASSERT_EQ(1, splice(fd, NULL, p[1], NULL, 1, 0));
+	errno = 0;
+	r->shrink1 = fcntl(p[0], F_SETPIPE_SZ, 4096);
+	r->e1 = errno;
+	errno = 0;
+	r->shrink2 = fcntl(p[0], F_SETPIPE_SZ, 8192);
+	r->e2 = errno;
+	errno = 0;
+	r->shrink4 = fcntl(p[0], F_SETPIPE_SZ, 32768);
+	r->e4 = errno;
+	EXPECT_EQ(4, zs_pipe_bytes(p[0]));
+	if (stats) {
+		snprintf(key, sizeof(key), "splice_%s_slots", zs_impl_names[impl]);
+		s0 = zs_stat(full, key);
+	}
+	ASSERT_EQ(1, splice(fd, NULL, p[1], NULL, 1, 0));
+	if (stats)
+		r->slots_added = zs_stat(full, key) - s0;
+	ASSERT_EQ(MLEN, write(p[1], marker, MLEN));
+	EXPECT_EQ(5 + MLEN, zs_pipe_bytes(p[0]));
+	memset(buf, 0x55, sizeof(buf));
+	ASSERT_EQ(5 + MLEN, read(p[0], buf, sizeof(buf)));
+	EXPECT_EQ(0, buf[0]);
+	EXPECT_EQ('x', buf[1]);
+	EXPECT_EQ(-1, zs_nonzero(buf + 2, 3));
+	EXPECT_EQ(0, memcmp(buf + 5, marker, MLEN));
+	close(p[0]);
+	close(p[1]);
+}
+
+TEST_F(pp, setpipe_sz_grow_shrink_ebusy_like_mainline)
+{
+	bool stats = !zs_host_mode() && zs_debugfs();
+	struct resize us, ref;
+	int rfd;
+
+	resize_case(_metadata, self->fd, stats, self->full, self->impl, &us);
+	selfcheck(_metadata, "after resize");
+	if (zs_mainline_impl() == ZSPLICE_IMPL_NONE)
+		SKIP(return, "%s has no splice on this kernel", zs_ref_path(self->full));
+	rfd = open(zs_ref_path(self->full), O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, rfd);
+	resize_case(_metadata, rfd, false, false, 0, &ref);
+	close(rfd);
+	TH_LOG("%s %s: grow %d, shrink to 1/2/8 slots %d (%s) %d (%s) %d; tail splice added %ld slot(s)",
+	       zs_dev_path(self->full), zs_impl_names[self->impl], us.grow, us.shrink1,
+	       strerror(us.e1), us.shrink2, strerror(us.e2), us.shrink4, us.slots_added);
+	EXPECT_EQ(1 << 20, us.grow);
+	EXPECT_EQ(ref.grow, us.grow);
+	EXPECT_EQ(-1, us.shrink1);
+	EXPECT_EQ(EBUSY, us.e1);
+	EXPECT_EQ(-1, us.shrink2);
+	EXPECT_EQ(EBUSY, us.e2);
+	EXPECT_EQ(ref.shrink1, us.shrink1);
+	EXPECT_EQ(ref.e1, us.e1);
+	EXPECT_EQ(ref.shrink2, us.shrink2);
+	EXPECT_EQ(ref.e2, us.e2);
+	EXPECT_EQ(32768, us.shrink4);
+	EXPECT_EQ(ref.shrink4, us.shrink4);
+	/* the tail stayed ours through the resizes: the splice coalesced */
+	if (us.slots_added >= 0) {
+		EXPECT_EQ(self->impl == ZSPLICE_IMPL_COPY ? 1 : 0, us.slots_added);
+	}
+}
+
+/* FIONREAD is exact; with folio buffers it exceeds F_GETPIPE_SZ */
+TEST_F(pp, fionread_vs_getpipe_sz)
+{
+	long fs = zs_folio_size(), total = 0, calls = 0, want;
+	int p[2], i;
+	ssize_t n;
+
+	ASSERT_EQ(0, zs_pipe(p, 65536, O_NONBLOCK));
+	ASSERT_EQ(1, splice(self->fd, NULL, p[1], NULL, 1, 0));
+	total = 1;
+	EXPECT_EQ(1, zs_pipe_bytes(p[0]));
+	while ((n = splice(self->fd, NULL, p[1], NULL, 1 << 30, 0)) > 0) {
+		total += n;
+		ASSERT_EQ(total, zs_pipe_bytes(p[0]));
+		ASSERT_GT(100000, ++calls);
+	}
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(65536, fcntl(p[0], F_GETPIPE_SZ));
+	/*
+	 * Each call is clamped to the free slots times PAGE_SIZE before
+	 * splice_read runs; what a call coalesces into the tail comes out of
+	 * that clamp.  After the first byte, the 15 other slots are filled:
+	 * copy and zeropage with a page each, folio with a folio each.
+	 */
+	want = (self->impl == ZSPLICE_IMPL_FOLIO ? 15 * fs : 15 * ZS_PAGE) + 1;
+	TH_LOG("%s: FIONREAD %d, F_GETPIPE_SZ %d", zs_impl_names[self->impl],
+	       zs_pipe_bytes(p[0]), fcntl(p[0], F_GETPIPE_SZ));
+	EXPECT_EQ(want, total);
+	EXPECT_EQ(total, zs_pipe_bytes(p[0]));
+	if (self->impl == ZSPLICE_IMPL_FOLIO)
+		EXPECT_LT(fcntl(p[0], F_GETPIPE_SZ), zs_pipe_bytes(p[0]));
+	/* reading some keeps it exact */
+	for (i = 0; i < 3; i++) {
+		long part = total / 7 + 13;
+
+		ASSERT_EQ(0, zs_read_zeros(p[0], part));
+		total -= part;
+		EXPECT_EQ(total, zs_pipe_bytes(p[0]));
+	}
+	{
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		ASSERT_EQ(total, zs_splice_all(p[0], null, total, 0));
+		close(null);
+	}
+	EXPECT_EQ(0, zs_pipe_bytes(p[0]));
+	close(p[0]);
+	close(p[1]);
+	selfcheck(_metadata, "fionread");
+}
+
+/* --------------------------------------------------------- the 1 GiB cap */
+
+FIXTURE(cap) {
+	char old_max[64];
+	int fd;
+};
+
+FIXTURE_SETUP(cap)
+{
+	char buf[32];
+
+	self->fd = -1;
+	self->old_max[0] = 0;
+	if (zs_host_mode())
+		SKIP(return, ZS_NEEDS_MODULE("the 1 GiB per-pipe cap"));
+	if (geteuid())
+		SKIP(return, "needs root (pipe-max-size)");
+	if (zs_read_file(ZS_PARAM_DIR "folio_order", buf, sizeof(buf)) <= 0 ||
+	    atoi(buf) != 9) {
+		if (!zs_ko_path())
+			SKIP(return, "folio_order is not 9 and ZSPLICE_KO is not set to reload");
+		ASSERT_EQ(0, zs_mod_unload(5000));
+		ASSERT_EQ(0, zs_mod_load("folio_order=9"));
+	}
+	ASSERT_EQ(2 << 20, zs_folio_size());
+	ASSERT_LT(0, zs_read_file("/proc/sys/fs/pipe-max-size", self->old_max,
+				  sizeof(self->old_max)));
+	self->fd = zs_open_impl(false, O_RDONLY, ZSPLICE_IMPL_FOLIO);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, zs_pin_cpu(0));
+}
+
+FIXTURE_TEARDOWN(cap)
+{
+	if (self->old_max[0])
+		zs_write_file("/proc/sys/fs/pipe-max-size", self->old_max);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* The largest pipe root can make: F_SETPIPE_SZ from 2 GiB down. */
+static long largest_pipe(int p[2])
+{
+	long sz;
+
+	zs_write_file("/proc/sys/fs/pipe-max-size", "2147483648");
+	if (pipe2(p, O_NONBLOCK | O_CLOEXEC))
+		return -1;
+	for (sz = 1L << 31; sz >= 65536; sz >>= 1) {
+		if (fcntl(p[0], F_SETPIPE_SZ, sz) >= 0)
+			return fcntl(p[0], F_GETPIPE_SZ);
+	}
+	return -1;
+}
+
+TEST_F_TIMEOUT(cap, fionread_capped_in_largest_pipe, 300)
+{
+	long size, total = 0, calls = 0, teed;
+	int p[2], q[2], null, fion;
+	ssize_t n;
+
+	size = largest_pipe(p);
+	ASSERT_LT(0, size);
+	TH_LOG("largest pipe: %ld bytes, %ld slots; folio %ld", size, size / ZS_PAGE,
+	       zs_folio_size());
+	/* a 1-byte splice, then large ones, until the pipe takes no more */
+	ASSERT_EQ(1, splice(self->fd, NULL, p[1], NULL, 1, 0));
+	total = 1;
+	while ((n = splice(self->fd, NULL, p[1], NULL, 1L << 30, 0)) > 0) {
+		total += n;
+		fion = zs_pipe_bytes(p[0]);
+		ASSERT_LE(0, fion) TH_LOG("FIONREAD %d after %ld bytes", fion, total);
+		ASSERT_EQ(total, fion);
+		ASSERT_GE(ZS_PIPE_CAP, total);
+		ASSERT_GT(1000000, ++calls);
+	}
+	EXPECT_EQ(EAGAIN, errno);
+	fion = zs_pipe_bytes(p[0]);
+	TH_LOG("FIONREAD at folio_order=9 in the largest pipe: %d (%ld spliced in %ld calls, cap %ld)",
+	       fion, total, calls + 1, ZS_PIPE_CAP);
+	EXPECT_LE(0, fion);
+	EXPECT_EQ(total, fion);
+	EXPECT_GE(ZS_PIPE_CAP, total);
+	/* shortened at the cap, not stopped a folio early */
+	EXPECT_EQ(ZS_PIPE_CAP, total);
+	/* 1-byte splices at the cap: EAGAIN */
+	errno = 0;
+	EXPECT_EQ(-1, splice(self->fd, NULL, p[1], NULL, 1, 0));
+	EXPECT_EQ(EAGAIN, errno);
+	/* a tee of all of it: splice_pipe_to_pipe's count stays exact */
+	ASSERT_EQ(0, zs_pipe(q, 0, O_NONBLOCK));
+	ASSERT_LT(0, fcntl(q[0], F_SETPIPE_SZ, size));
+	teed = tee(p[0], q[1], INT_MAX, 0);
+	EXPECT_EQ(total, teed);
+	EXPECT_EQ(teed, zs_pipe_bytes(q[0]));
+	EXPECT_LE(0, zs_pipe_bytes(q[0]));
+	/* read some: room for exactly that much again, 1 byte at a time at first */
+	ASSERT_EQ(0, zs_read_zeros(p[0], 2 * ZS_PAGE + 1));
+	EXPECT_EQ(total - 2 * ZS_PAGE - 1, zs_pipe_bytes(p[0]));
+	EXPECT_EQ(1, splice(self->fd, NULL, p[1], NULL, 1, 0));
+	EXPECT_EQ(2 * ZS_PAGE, splice(self->fd, NULL, p[1], NULL, 1L << 30, 0));
+	errno = 0;
+	EXPECT_EQ(-1, splice(self->fd, NULL, p[1], NULL, 1, 0));
+	EXPECT_EQ(EAGAIN, errno);
+	fion = zs_pipe_bytes(p[0]);
+	EXPECT_LE(0, fion);
+	EXPECT_GE(ZS_PIPE_CAP, (long)fion);
+	/* drain both to /dev/null: the counts add up */
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, null);
+	EXPECT_EQ(fion, zs_splice_all(p[0], null, fion, 0));
+	EXPECT_EQ(0, zs_pipe_bytes(p[0]));
+	EXPECT_EQ(teed, zs_splice_all(q[0], null, teed, 0));
+	close(null);
+	close(p[0]);
+	close(p[1]);
+	close(q[0]);
+	close(q[1]);
+	selfcheck(_metadata, "cap");
+}
+
+/* ------------------------------------------------------- CPU hot-unplug */
+
+#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+
+FIXTURE(hp) {
+	bool offlined;
+};
+
+FIXTURE_SETUP(hp)
+{
+	char buf[64];
+
+	self->offlined = false;
+	if (geteuid())
+		SKIP(return, "needs root");
+	/* never take a CPU of a real machine offline by accident */
+	if (!getenv("ZSPLICE_HOTPLUG") && (gethostname(buf, sizeof(buf)) || strcmp(buf, "zsvm")))
+		SKIP(return, "CPU hotplug only in the test guest or with ZSPLICE_HOTPLUG=1");
+	if (zs_read_file(CPU1_ONLINE, buf, sizeof(buf)) <= 0 || buf[0] != '1')
+		SKIP(return, "no CPU 1 that can go offline (%s)", CPU1_ONLINE);
+}
+
+FIXTURE_TEARDOWN(hp)
+{
+	if (self->offlined)
+		zs_write_file(CPU1_ONLINE, "1");
+	zs_pin_cpu(0);
+}
+
+/*
+ * Pipes filled on CPU 1 (its zero page and folio, copy pages too), CPU 1
+ * taken offline, everything read back as zeros from CPU 0 (after more
+ * splices coalesced onto CPU 1's tail buffers), CPU 1 back online and
+ * used again.
+ */
+TEST_F_TIMEOUT(hp, cpu_offline_with_buffers, 120)
+{
+	enum { LEN = 300001 };
+	int p[2][ZSPLICE_IMPL_COUNT][2], fds[2][ZSPLICE_IMPL_COUNT];
+	long held[2][ZSPLICE_IMPL_COUNT];
+	int full, impl, err;
+
+	memset(fds, 0xff, sizeof(fds));
+	ASSERT_EQ(0, zs_pin_cpu(1));
+	for (full = 0; full < 2; full++) {
+		for (impl = ZSPLICE_IMPL_COPY; impl < ZSPLICE_IMPL_COUNT; impl++) {
+			fds[full][impl] = zs_open_impl(full, O_RDONLY, impl);
+			if (fds[full][impl] < 0)
+				continue;
+			ASSERT_EQ(0, zs_pipe(p[full][impl], 1 << 20, O_NONBLOCK));
+			ASSERT_EQ(1, splice(fds[full][impl], NULL, p[full][impl][1], NULL, 1, 0));
+			ASSERT_EQ(LEN - 1, zs_splice_all(fds[full][impl], p[full][impl][1],
+							 LEN - 1, 0));
+			held[full][impl] = LEN;
+		}
+	}
+	ASSERT_EQ(0, zs_pin_cpu(0));
+	err = zs_write_file(CPU1_ONLINE, "0");
+	ASSERT_EQ(0, err) TH_LOG("offline cpu1: %s", strerror(-err));
+	self->offlined = true;
+	selfcheck(_metadata, "cpu1 offline");
+	for (full = 0; full < 2; full++) {
+		for (impl = ZSPLICE_IMPL_COPY; impl < ZSPLICE_IMPL_COUNT; impl++) {
+			if (fds[full][impl] < 0)
+				continue;
+			/* more from CPU 0 onto CPU 1's tail buffer */
+			ASSERT_EQ(7, splice(fds[full][impl], NULL, p[full][impl][1], NULL, 7, 0));
+			held[full][impl] += 7;
+			EXPECT_EQ(held[full][impl], zs_pipe_bytes(p[full][impl][0]));
+			EXPECT_EQ(0, zs_read_zeros(p[full][impl][0], held[full][impl]))
+				TH_LOG("%s %s", zs_dev_name(full), zs_impl_names[impl]);
+			ASSERT_EQ(MLEN, write(p[full][impl][1], marker, MLEN));
+		}
+	}
+	selfcheck(_metadata, "read back with cpu1 offline");
+	err = zs_write_file(CPU1_ONLINE, "1");
+	ASSERT_EQ(0, err) TH_LOG("online cpu1: %s", strerror(-err));
+	self->offlined = false;
+	ASSERT_EQ(0, zs_pin_cpu(1));
+	for (full = 0; full < 2; full++) {
+		for (impl = ZSPLICE_IMPL_COPY; impl < ZSPLICE_IMPL_COUNT; impl++) {
+			char m[MLEN];
+
+			if (fds[full][impl] < 0)
+				continue;
+			ASSERT_EQ(MLEN, read(p[full][impl][0], m, MLEN));
+			EXPECT_EQ(0, memcmp(m, marker, MLEN));
+			ASSERT_EQ(LEN, zs_splice_all(fds[full][impl], p[full][impl][1], LEN, 0));
+			EXPECT_EQ(0, zs_read_zeros(p[full][impl][0], LEN));
+			close(p[full][impl][0]);
+			close(p[full][impl][1]);
+			close(fds[full][impl]);
+		}
+	}
+	selfcheck(_metadata, "cpu1 online again");
+}
+
+TEST_HARNESS_MAIN
