@@ -168,6 +168,12 @@ mem-check:
 check-debug:
 	bash $(TOP)/selftests/kbuild/check-debug.sh
 
+# Mutation check of the guest tests (selftests/host/mutants.sh): planted
+# bugs, one guest per mutant; ends "mutants: N caught of M".
+.PHONY: mutants
+mutants:
+	$(VM_KVER_ARG) bash $(TOP)/selftests/host/mutants.sh
+
 .PHONY: check vm-shell
 check:
 	$(VM_KVER_ARG) bash $(TOP)/selftests/vm/check.sh
