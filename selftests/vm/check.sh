@@ -103,6 +103,12 @@ say "host: dkms build"
 section host:dkms-build "$logs/host-dkms.log" bash "$top/selftests/host/dkms-build.sh" \
 	"$KVER" "$logs/dkms"
 
+# Our ioctl magic is free in the kernel's ioctl-number table (6.12 and 7.x
+# sources); --self-test proves the check fails for 0xB7.
+say "host: ioctl magic free in ioctl-number.rst"
+section host:ioctl-number "$logs/host-ioctl.log" bash "$top/selftests/host/ioctl-number.sh" \
+	--self-test
+
 # ------------------------------------------------------------ guest run
 # Expected kselftests: one binary per selftests/zsplice_*_test.c and per
 # name in selftests/Makefile's TESTS; a missing binary fails in the guest.
@@ -167,7 +173,7 @@ fi
 # ---------------------------------------------------------------- verdict
 say "finished after $(elapsed); logs in $logs"
 logfiles=()
-for f in builds.log host-unit.log host-lint.log host-dkms.log guest-prep.log guest/output.log guest-verdict.log rig.log soak/soak.tap; do
+for f in builds.log host-unit.log host-lint.log host-dkms.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log rig.log soak/soak.tap; do
 	[ -f "$logs/$f" ] && logfiles+=("$logs/$f")
 done
 awk -f "$vm/tapcount.awk" "${logfiles[@]}" | tee "$logs/summary.txt"
