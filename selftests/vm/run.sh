@@ -11,6 +11,10 @@
 #   --kmods DIR         its modules, installed with INSTALL_MOD_PATH=DIR
 #                       (default $KMODS); KVER is then DIR/lib/modules/*
 #   --cpus N            vCPUs (default 2)
+#   --possible N        N possible CPUs (N >= --cpus; the others absent,
+#                       hot-pluggable): QEMU -smp maxcpus=N plus an ACPI
+#                       MADT override in the initrd marking the absent
+#                       CPUs online-capable, which Linux needs under TCG
 #   --mem SIZE          guest memory (default 2G)
 #   --timeout SEC       hard timeout for the whole run (default 1200)
 #   --out DIR           logs: console.log, output.log, collected files
@@ -39,6 +43,7 @@ kver=${KVER:-}
 kimage=${KIMAGE:-}
 kmods=${KMODS:-}
 cpus=2
+possible=
 mem=2G
 timeout=1200
 out=
@@ -57,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--kimage) kimage=$2; shift 2 ;;
 	--kmods) kmods=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
+	--possible) possible=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
@@ -249,6 +255,65 @@ if [ ${#collects[@]} -gt 0 ]; then
 fi
 [ "$interactive" = 1 ] && : >"$stage/zs/interactive"
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$out/run.cpio"
+# --possible N: QEMU lists the absent CPUs as disabled MADT entries, which
+# Linux (6.9+) counts as hot-pluggable only when the FADT says ACPI 6.3+ and
+# the entry is online-capable, or on a known hypervisor -- never under TCG.
+# So the initrd carries upgraded tables (CONFIG_ACPI_TABLE_UPGRADE, first
+# uncompressed archive): QEMU's own FADT (read once by a probe boot of the
+# same machine, cached) raised to revision 6.3, and an MADT like QEMU's pc
+# one (a local APIC per possible CPU, IO APIC, ISA overrides, LAPIC NMI)
+# with the absent CPUs online-capable.
+acpi_cpio() {
+	local dir=$out/.acpi facp
+	facp=$build/facp-$(qemu-system-x86_64 --version | head -n 1 | tr -cd '0-9.')-$mem-$cpus-$possible-$accel.bin
+	if [ ! -s "$facp" ]; then
+		"$0" --kver "$kver" --cpus "$cpus,maxcpus=$possible" --mem "$mem" --quiet \
+			--out "$out/.probe" --timeout 300 \
+			--collect /sys/firmware/acpi/tables/FACP -- true >/dev/null 2>&1 ||
+			die "--possible: probe boot failed (see $out/.probe)"
+		mv "$out/.probe/FACP" "$facp.$$" && mv "$facp.$$" "$facp"
+		rm -rf "$out/.probe"
+	fi
+	rm -rf "$dir"
+	mkdir -p "$dir/kernel/firmware/acpi"
+	python3 - "$cpus" "$possible" "$facp" "$dir/kernel/firmware/acpi" <<'PY'
+import struct, sys
+present, possible, facp, outdir = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+
+def finish(t):
+    t = bytearray(t)
+    struct.pack_into('<I', t, 4, len(t))
+    struct.pack_into('<I', t, 24, struct.unpack_from('<I', t, 24)[0] + 1)  # OEM revision
+    t[9] = 0
+    t[9] = (-sum(t)) & 0xff
+    return bytes(t)
+
+f = bytearray(open(facp, 'rb').read())
+f += bytes(276 - len(f))
+f[8] = 6            # FADT revision 6 ...
+f[131] = 3          # ... minor 3: ACPI 6.3, online-capable bit honoured
+open(outdir + '/FACP.aml', 'wb').write(finish(f))
+
+body = struct.pack('<II', 0xFEE00000, 1)
+for i in range(possible):
+    body += struct.pack('<BBBBI', 0, 8, i, i, 1 if i < present else 2)
+body += struct.pack('<BBBBII', 1, 12, 0, 0, 0xFEC00000, 0)
+body += struct.pack('<BBBBIH', 2, 10, 0, 0, 2, 0)
+for irq in (5, 9, 10, 11):
+    body += struct.pack('<BBBBIH', 2, 10, 0, irq, irq, 0xd)
+body += struct.pack('<BBBHB', 4, 6, 0xff, 0, 1)
+hdr = struct.pack('<4sIBB6s8sI4sI', b'APIC', 0, 5, 0, b'BOCHS ', b'BXPC    ', 1, b'BXPC', 1)
+open(outdir + '/APIC.aml', 'wb').write(finish(hdr + body))
+PY
+	(cd "$dir" && find kernel | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet)
+	rm -rf "$dir"
+}
+smp=$cpus
+if [ -n "$possible" ]; then
+	[[ $possible =~ ^[0-9]+$ ]] && [[ $cpus =~ ^[0-9]+$ ]] && [ "$possible" -ge "$cpus" ] &&
+		[ "$possible" -le 254 ] || die "--possible wants a CPU count from --cpus to 254"
+	smp="$cpus,maxcpus=$possible"
+fi
 cat "$base" "$out/run.cpio" >"$out/initrd.cpio"
 rm -rf "$stage" "$out/run.cpio"
 
@@ -279,9 +344,15 @@ tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
 *) die "VM_ACCEL must be tcg or kvm" ;;
 esac
 
+if [ -n "$possible" ]; then
+	acpi_cpio >"$out/acpi.cpio"
+	cat "$out/acpi.cpio" "$out/initrd.cpio" >"$out/initrd.tmp" && mv "$out/initrd.tmp" "$out/initrd.cpio"
+	rm -f "$out/acpi.cpio"
+fi
+
 # ------------------------------------------------------------------- boot
 append="console=ttyS0,115200 panic=-1 rdinit=/init loglevel=7 printk.time=1$extra_append"
-qemu=(qemu-system-x86_64 "${accel_args[@]}" -smp "$cpus" -m "$mem" -nodefaults -no-reboot
+qemu=(qemu-system-x86_64 "${accel_args[@]}" -smp "$smp" -m "$mem" -nodefaults -no-reboot
       -display none -kernel "$kernel" -initrd "$out/initrd.cpio" -append "$append")
 
 : >"$out/console.log"
@@ -294,7 +365,7 @@ if [ "$interactive" = 1 ]; then
 	exit 0
 fi
 
-[ "$quiet" = 1 ] || echo "zsvm: booting $kver ($accel, $cpus cpus, $mem), logs in $out" >&2
+[ "$quiet" = 1 ] || echo "zsvm: booting $kver ($accel, $cpus cpus${possible:+ of $possible possible}, $mem), logs in $out" >&2
 start=$(date +%s)
 "${qemu[@]}" -monitor none -serial "file:$out/console.log" -serial "file:$out/output.log" \
 	>"$out/qemu.log" 2>&1 </dev/null &
