@@ -88,7 +88,7 @@ static int cmpstr(const void *a, const void *b)
 }
 
 static struct zsb_result *new_rec(struct zsb_results *rs, const char *job,
-				  const struct zsb_impl *im, int threads, const char *unit)
+				  const struct zsb_impl *im, int threads, enum zsb_unit unit)
 {
 	struct zsb_result *r = zsb_results_add(rs);
 
@@ -96,8 +96,9 @@ static struct zsb_result *new_rec(struct zsb_results *rs, const char *job,
 	snprintf(r->workload, sizeof(r->workload), "fio");
 	snprintf(r->variant, sizeof(r->variant), "fio-%s", job);
 	snprintf(r->impl, sizeof(r->impl), "%s", im->name);
-	snprintf(r->unit, sizeof(r->unit), "%s", unit);
-	snprintf(r->metric, sizeof(r->metric), "fio.%s.%dt.%s", job, threads, unit);
+	r->unit = unit;
+	snprintf(r->metric, sizeof(r->metric), "fio.%s.%dt.%s", job, threads,
+		 zsb_unit_name(unit));
 	r->threads = threads;
 	return r;
 }
@@ -161,8 +162,8 @@ int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs)
 				setenv("ZSB_FILENAME", zsb_impl_path(im), 1);
 				setenv("ZSB_RUNTIME", rt, 1);
 				setenv("ZSB_NUMJOBS", nj, 1);
-				ri = new_rec(rs, job, im, o->threads[ti], "read_iops");
-				rb = new_rec(rs, job, im, o->threads[ti], "read_bw_MBps");
+				ri = new_rec(rs, job, im, o->threads[ti], ZSB_UNIT_READ_IOPS);
+				rb = new_rec(rs, job, im, o->threads[ti], ZSB_UNIT_READ_BW_MBPS);
 				for (int run = 0; run < runs; run++) {
 					char *out = NULL;
 					double iops = 0, bw = 0;

@@ -44,6 +44,18 @@ static void num(FILE *f, double v)
 		fprintf(f, "%.3f", v);
 }
 
+/* the figure a record stands for, in its unit: the count for fill */
+double zsb_result_value(const struct zsb_result *r)
+{
+	return r->unit == ZSB_UNIT_FILL_COUNT ? r->fill_count : r->mean;
+}
+
+/* the unit of a record's per-run values: fill runs are fills per second */
+enum zsb_unit zsb_values_unit(const struct zsb_result *r)
+{
+	return r->unit == ZSB_UNIT_FILL_COUNT ? ZSB_UNIT_OPS_PER_SEC : r->unit;
+}
+
 static void record(FILE *f, const struct zsb_result *r)
 {
 	fputc('{', f);
@@ -53,12 +65,15 @@ static void record(FILE *f, const struct zsb_result *r)
 	fprintf(f, ",\"size\":%zu,\"threads\":%d", r->size, r->threads);
 	kv_s(f, "impl", r->impl, 1);
 	kv_s(f, "metric", r->metric, 1);
-	kv_s(f, "unit", r->unit, 1);
-	fputs(",\"ops_per_sec_mean\":", f);
+	kv_s(f, "unit", zsb_unit_name(r->unit), 1);
+	fputs(",\"value\":", f);
+	num(f, zsb_result_value(r));
+	kv_s(f, "values_unit", zsb_unit_name(zsb_values_unit(r)), 1);
+	fputs(",\"mean\":", f);
 	num(f, r->mean);
-	fputs(",\"ops_per_sec_stddev\":", f);
+	fputs(",\"stddev\":", f);
 	num(f, r->stddev);
-	fprintf(f, ",\"runs\":%d,\"ops_per_sec\":[", r->runs);
+	fprintf(f, ",\"runs\":%d,\"values\":[", r->runs);
 	for (int i = 0; i < r->runs; i++) {
 		if (i)
 			fputc(',', f);
@@ -83,10 +98,16 @@ static void record(FILE *f, const struct zsb_result *r)
 
 int zsb_json_write(FILE *f, const struct zsb_results *rs)
 {
-	fputs("{\n", f);
+	fprintf(f, "{\n\"schema\":%d,\n", ZSB_JSON_SCHEMA);
 	kv_s(f, "tool", "zsbench", 0);
 	fputs(",\n", f);
+	kv_s(f, "zsbench_version", ZSB_VERSION, 0);
+	fputs(",\n", f);
+	kv_s(f, "module_version", rs->module_version, 0);
+	fputs(",\n", f);
 	kv_s(f, "kernel", rs->kernel, 0);
+	fputs(",\n", f);
+	kv_s(f, "kernel_version", rs->kernel_version, 0);
 	fputs(",\n\"duration\":", f);
 	num(f, rs->duration);
 	fputs(",\n", f);
@@ -99,6 +120,10 @@ int zsb_json_write(FILE *f, const struct zsb_results *rs)
 		fputs(",\n", f);
 		kv_s(f, "lkp_stress_ng", rs->lkp_stress_ng, 0);
 	}
+	fputs(",\n\"units\":{", f);
+	for (int u = 0; u < ZSB_NUNITS; u++)
+		kv_s(f, zsb_units[u].name, zsb_units[u].desc, u > 0);
+	fputs("}", f);
 	fputs(",\n\"records\":[\n", f);
 	for (int i = 0; i < rs->n; i++) {
 		record(f, &rs->r[i]);
@@ -293,8 +318,14 @@ static void precord(struct jp *p, struct zsb_result *r)
 			pstring(p, r->impl, sizeof(r->impl));
 		else if (!strcmp(key, "metric"))
 			pstring(p, r->metric, sizeof(r->metric));
-		else if (!strcmp(key, "unit"))
-			pstring(p, r->unit, sizeof(r->unit));
+		else if (!strcmp(key, "unit")) {
+			char u[32];
+			int v;
+
+			pstring(p, u, sizeof(u));
+			v = zsb_unit_parse(u);
+			r->unit = v < 0 ? ZSB_UNIT_OPS_PER_SEC : (enum zsb_unit)v;
+		}
 		else if (!strcmp(key, "error"))
 			pstring(p, r->error, sizeof(r->error));
 		else if (!strcmp(key, "note"))
@@ -305,9 +336,9 @@ static void precord(struct jp *p, struct zsb_result *r)
 			r->threads = (int)pnum(p);
 		else if (!strcmp(key, "runs"))
 			r->runs = (int)pnum(p);
-		else if (!strcmp(key, "ops_per_sec_mean"))
+		else if (!strcmp(key, "ops_per_sec_mean") || !strcmp(key, "mean"))
 			r->mean = pnum(p);
-		else if (!strcmp(key, "ops_per_sec_stddev"))
+		else if (!strcmp(key, "ops_per_sec_stddev") || !strcmp(key, "stddev"))
 			r->stddev = pnum(p);
 		else if (!strcmp(key, "bytes_per_sec_mean"))
 			r->bytes_per_sec_mean = pnum(p);
@@ -323,7 +354,7 @@ static void precord(struct jp *p, struct zsb_result *r)
 			r->instances_seen = (int)pnum(p);
 		else if (!strcmp(key, "unsupported"))
 			r->unsupported = pbool(p);
-		else if (!strcmp(key, "ops_per_sec")) {
+		else if (!strcmp(key, "ops_per_sec") || !strcmp(key, "values")) {
 			int n = 0;
 
 			expect(p, '[');
@@ -377,6 +408,10 @@ static int parse_doc(const char *text, struct zsb_results *rs)
 			pstring(&p, rs->stress_ng_version, sizeof(rs->stress_ng_version));
 		else if (!strcmp(key, "fio_version"))
 			pstring(&p, rs->fio_version, sizeof(rs->fio_version));
+		else if (!strcmp(key, "module_version"))
+			pstring(&p, rs->module_version, sizeof(rs->module_version));
+		else if (!strcmp(key, "kernel_version"))
+			pstring(&p, rs->kernel_version, sizeof(rs->kernel_version));
 		else if (!strcmp(key, "lkp_stress_ng"))
 			pstring(&p, rs->lkp_stress_ng, sizeof(rs->lkp_stress_ng));
 		else if (!strcmp(key, "baseline"))

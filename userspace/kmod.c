@@ -134,3 +134,15 @@ void zsb_module_teardown(void)
 	if (ctx)
 		ctx = kmod_unref(ctx);
 }
+
+void zsb_module_version(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/module/zsplice/version", "re");
+
+	buf[0] = 0;
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}

@@ -335,6 +335,7 @@ struct lkp_run {
 	int ninst, stalled;
 	struct lkp_inst inst[LKP_MAX_INST];
 	char err[96];
+	char held[96];
 };
 
 static int lkp_exec(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
@@ -457,6 +458,61 @@ static void held(char *buf, size_t len)
 		snprintf(buf, len, "folio_bytes %llu zeropage_bytes %llu", fb, zb);
 }
 
+static void lkp_print(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
+		      const struct zsb_impl *im, const struct lkp_run *run, double none_rate)
+{
+	struct zsb_cap_impl ci;
+	struct zsb_cap_params pa;
+	struct zsb_cap_prediction pr;
+	int have_impl = !zsb_cap_impl_for(im->name, zsb_folio_order(o), &ci);
+	int all_known = run->ninst == o->lkp_instances;
+	double r = run->stalled == 0 && run->ninst == o->lkp_instances ?
+		   run->rate / o->lkp_instances : none_rate;
+	double given = 0;
+
+	printf("\n%s: %.2f ops/s (%.0f ops), %d of %d instances asleep in pipe_wait_writable\n",
+	       im->name, run->rate, run->ops, run->stalled, run->ninst);
+	if (run->err[0]) {
+		printf("  failed: %s\n", run->err);
+		return;
+	}
+	printf("  memory held after: %s\n", run->held);
+	model_params(o, b, r, &pa);
+	for (int i = 0; i < run->ninst; i++) {
+		const struct lkp_inst *in = &run->inst[i];
+		char ml[64] = "";
+
+		if (have_impl && in->slots > 0 && in->slots <= ZSB_CAP_MAX_SLOTS) {
+			double cap = r > 0 ? r * o->lkp_time : 1e18;
+			uint64_t lim = cap >= 1e18 ? UINT64_MAX : (uint64_t)cap + 1;
+			int st;
+			uint64_t l = zsb_cap_loops(&ci, (unsigned int)in->slots, pa.bytes,
+						   pa.extra, lim, &st);
+
+			if (st)
+				snprintf(ml, sizeof(ml), "model: stalls after %llu loops",
+					 (unsigned long long)l);
+			else
+				snprintf(ml, sizeof(ml), "model: no stall within %.0f s",
+					 o->lkp_time);
+			given += st ? (double)l : cap;
+		} else {
+			all_known = 0;
+		}
+		printf("  instance %d: %s, %d slots, %lld bytes queued; %s\n", in->pid,
+		       strcmp(in->wchan, "0") ? in->wchan : "running", in->slots, in->queued,
+		       ml);
+	}
+	if (!have_impl || r <= 0)
+		return;
+	zsb_cap_predict(&ci, &pa, &pr);
+	printf("  model (r = %.0f loops/s): %.0f ops/s, P(stall) %.2f over random pipe sizes",
+	       r, pr.ops_per_sec, pr.stall_fraction);
+	if (all_known)
+		printf("; %.0f ops/s for the sizes drawn", given / o->lkp_time);
+	printf("\n");
+}
+
 int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 {
 	struct zsb_lkp_bin b;
@@ -505,7 +561,7 @@ int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 		snprintf(r->workload, sizeof(r->workload), "lkp-splice");
 		snprintf(r->variant, sizeof(r->variant), "lkp-splice-%u", o->lkp_bytes);
 		snprintf(r->impl, sizeof(r->impl), "%s", im->name);
-		snprintf(r->unit, sizeof(r->unit), "ops_per_sec");
+		r->unit = ZSB_UNIT_OPS_PER_SEC;
 		snprintf(r->metric, sizeof(r->metric), "stress-ng-%s.splice.%dt.%uB.ops_per_sec",
 			 b.version, o->lkp_instances, o->lkp_bytes);
 		r->size = o->lkp_bytes;
@@ -521,9 +577,9 @@ int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 		}
 		r->vals[r->runs++] = run->rate;
 		zsb_result_finish(r);
-		held(mem, sizeof(mem));
+		held(run->held, sizeof(run->held));
 		snprintf(r->note, sizeof(r->note), "stalled %d/%d; held after: %s", run->stalled,
-			 run->ninst, mem);
+			 run->ninst, run->held);
 		r->stalled = run->stalled;
 		r->instances_seen = run->ninst;
 		if (!strcmp(im->name, "none"))
@@ -533,67 +589,14 @@ int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 	if (saved[0])
 		zsb_set_module_impl(saved);
 
-	printf("\n%-9s %12s %10s %8s  %-30s %s\n", "impl", "ops/s", "ops", "stalled",
-	       "model (r = none's rate)", "instances: wchan slots queued/model-loops");
-	for (int k = 0; k < nrun; k++) {
-		const struct zsb_impl *im = ims[k];
-		struct lkp_run *run = &runs[k];
-		struct zsb_cap_impl ci;
-		struct zsb_cap_params pa;
-		struct zsb_cap_prediction pr;
-		char model[64] = "-";
-		int have_impl = !zsb_cap_impl_for(im->name, zsb_folio_order(o), &ci);
-		int have_model = have_impl && none_rate > 0;
-		double given = 0;
-		int all_known = run->ninst > 0;
-
-		if (run->err[0]) {
-			printf("%-9s %12s  (%s)\n", im->name, "failed", run->err);
-			continue;
-		}
-		model_params(o, &b, none_rate, &pa);
-		if (have_model) {
-			zsb_cap_predict(&ci, &pa, &pr);
-			snprintf(model, sizeof(model), "%.0f ops/s, P(stall) %.2f",
-				 pr.ops_per_sec, pr.stall_fraction);
-		}
-		printf("%-9s %12.2f %10.0f %5d/%-2d  %-30s", im->name, run->rate, run->ops,
-		       run->stalled, run->ninst, model);
-		for (int i = 0; i < run->ninst; i++) {
-			const struct lkp_inst *in = &run->inst[i];
-			char ml[32] = "";
-
-			if (have_impl && in->slots > 0 && in->slots <= ZSB_CAP_MAX_SLOTS) {
-				double cap = none_rate > 0 ? none_rate * o->lkp_time : 1e18;
-				uint64_t lim = cap >= 1e18 ? UINT64_MAX : (uint64_t)cap + 1;
-				int st;
-				uint64_t l = zsb_cap_loops(&ci, (unsigned int)in->slots, pa.bytes,
-							   pa.extra, lim, &st);
-
-				if (st)
-					snprintf(ml, sizeof(ml), "/%llu", (unsigned long long)l);
-				else
-					snprintf(ml, sizeof(ml), "/-");
-				given += st ? (double)l : cap;
-			} else {
-				all_known = 0;
-			}
-			printf(" [%s %d %lld%s]", in->wchan, in->slots, in->queued, ml);
-		}
-		printf("\n");
-		/* the prediction for the pipe sizes this run drew */
-		if (have_model && all_known)
-			printf("%-9s %12.2f   model for these pipe sizes "
-			       "(instances not seen count as none)\n", "",
-			       (given + (o->lkp_instances - run->ninst) * none_rate * o->lkp_time) /
-			       o->lkp_time);
-	}
+	for (int k = 0; k < nrun; k++)
+		lkp_print(o, &b, ims[k], &runs[k], none_rate);
 	if (none_rate > 0)
-		printf("model: r = %.0f loops/s per instance (none's ops/s / %d); "
-		       "a stalled instance's queued bytes = its loops\n",
-		       none_rate, o->lkp_instances);
+		printf("\nmodel: r = the implementation's own loops/s when no instance stalled, "
+		       "else none's (%.0f);\nP(stall) over stress-ng's random pipe sizes; "
+		       "a stalled instance's queued bytes = its loops\n", none_rate);
 	else
-		printf("model: needs 'none' in --impl for the loop rate\n");
+		printf("\nmodel: include 'none' in --impl for the loop rate of stalled runs\n");
 	free(runs);
 	return rc;
 }

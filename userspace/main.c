@@ -41,7 +41,10 @@ static int finish(const struct zsb_opts *o, struct zsb_results *rs)
 	int rc = 0;
 
 	zsb_progress_done();
-	zsb_report(stdout, rs, o->baseline);
+	if (o->format_lkp)
+		zsb_format_lkp(stdout, rs);
+	else
+		zsb_report(stdout, rs, o->baseline);
 	if (o->json) {
 		if (zsb_json_write_file(o->json, rs)) {
 			perror(o->json);
@@ -69,6 +72,10 @@ int main(int argc, char **argv)
 	}
 	if (o.help) {
 		zsb_usage(stdout);
+		return 0;
+	}
+	if (o.version) {
+		printf("zsbench %s (JSON schema %d)\n", ZSB_VERSION, ZSB_JSON_SCHEMA);
 		return 0;
 	}
 	if (o.list) {
@@ -103,12 +110,14 @@ int main(int argc, char **argv)
 	}
 	uname(&u);
 	snprintf(rs.kernel, sizeof(rs.kernel), "%s", u.release);
+	snprintf(rs.kernel_version, sizeof(rs.kernel_version), "%s", u.version);
 	snprintf(rs.baseline, sizeof(rs.baseline), "%s", o.baseline);
 	rs.duration = o.duration;
 	for (int k = 0; k < o.nimpls; k++)
 		need_module |= o.impls[k]->dev != ZSB_DEV_DEVZERO;
 	if (need_module && zsb_module_setup(&o))
 		return 1;
+	zsb_module_version(rs.module_version, sizeof(rs.module_version));
 	if (!o.no_workloads) {
 		for (int w = 0; w < o.nwls; w++)
 			for (int t = 0; t < o.nthreads; t++)

@@ -15,6 +15,7 @@ enum {
 	O_QUICK, O_QUIET, O_LIST, O_FIO_DIR, O_HELP,
 	O_LKP, O_LKP_STRESSNG, O_LKP_TIME, O_LKP_BYTES, O_LKP_INSTANCES,
 	O_MODEL, O_MODEL_INSTANCES, O_MODEL_RATE, O_MODEL_EXTRA, O_COMPARE,
+	O_FORMAT, O_VERSION,
 };
 
 static const struct option longopts[] = {
@@ -48,6 +49,8 @@ static const struct option longopts[] = {
 	{ "lkp-instances", required_argument, NULL, O_LKP_INSTANCES },
 	{ "model", no_argument, NULL, O_MODEL },
 	{ "compare", required_argument, NULL, O_COMPARE },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "version", no_argument, NULL, O_VERSION },
 	{ "model-instances", required_argument, NULL, O_MODEL_INSTANCES },
 	{ "model-rate", required_argument, NULL, O_MODEL_RATE },
 	{ "model-extra", required_argument, NULL, O_MODEL_EXTRA },
@@ -116,9 +119,12 @@ void zsb_usage(FILE *f)
 "  --compare BASE.json CAND.json\n"
 "                      do not run; print the table between two runs (e.g. a\n"
 "                      stock and a patched kernel), BASE as the baseline\n"
+"  --format FMT        table (default: the robot's comparison table) or lkp\n"
+"                      (LKP's 'key: value' lines, one per record)\n"
 "  --quiet             no progress line on stderr\n"
 "  --list              list implementations and workloads\n"
 "  --help              this text\n"
+"  --version           print zsbench's version\n"
 "Exit status: 0 ok, 1 runtime failure, 2 bad usage.\n");
 }
 
@@ -332,6 +338,17 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		case O_PLOT: o->plot = optarg; break;
 		case O_REPLOT: o->replot = optarg; break;
 		case O_COMPARE: o->compare[0] = optarg; break;
+		case O_VERSION: o->version = 1; break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "lkp")) {
+				o->format_lkp = 1;
+			} else if (!strcmp(optarg, "table")) {
+				o->format_lkp = 0;
+			} else {
+				snprintf(err, el, "unknown --format '%s' (table or lkp)", optarg);
+				return -1;
+			}
+			break;
 		case O_MODULE: o->module = optarg; break;
 		case O_FIO_DIR: o->fio_dir = optarg; break;
 		case O_NOLOAD: o->no_load = 1; break;

@@ -30,7 +30,7 @@ static int key_add(struct keys *k, const char *s)
 
 static int plottable(const struct zsb_result *r)
 {
-	return !strcmp(r->unit, "ops_per_sec") || !strcmp(r->unit, "read_iops");
+	return r->unit == ZSB_UNIT_OPS_PER_SEC || r->unit == ZSB_UNIT_READ_IOPS;
 }
 
 static const char *label(const struct zsb_result *r)

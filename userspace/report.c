@@ -24,7 +24,7 @@ static int find_impl(const struct zsb_results *rs, const char *impl)
 
 static int is_fill(const struct zsb_result *r)
 {
-	return !strcmp(r->unit, "fill_count");
+	return r->unit == ZSB_UNIT_FILL_COUNT;
 }
 
 static double val(const struct zsb_result *r)
@@ -140,7 +140,7 @@ void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline)
 				fprintf(f, "             \\          |                \\  \n");
 			}
 			row(f, b, c, NULL);
-			if (c->fill_count >= 0 && b->fill_count >= 0 && !strstr(c->metric, "fill_count"))
+			if (c->fill_count >= 0 && b->fill_count >= 0 && !is_fill(c))
 				extra_row(f, b, c, b->fill_count, c->fill_count, "fill_count", NULL);
 			if (c->iowq_workers >= 0 && b->iowq_workers >= 0)
 				extra_row(f, b, c, b->iowq_workers, c->iowq_workers, "iowq_workers", NULL);
@@ -203,4 +203,37 @@ int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_result
 			cname);
 	fflush(f);
 	return rows ? 0 : -1;
+}
+
+/*
+ * --format=lkp: the "key: value" lines LKP's result parsers print (and its
+ * compare tools read), one per supported record: the metric with the
+ * implementation inserted before its unit, e.g.
+ *   zsbench.splice-64K.1t.folio.ops_per_sec: 81234.56
+ * plus .stalled_instances for lkp-splice and .fill_count where measured.
+ */
+static void lkp_key(FILE *f, const struct zsb_result *r, const char *unit, double v)
+{
+	char m[128];
+	size_t n = strlen(r->metric), u = strlen(zsb_unit_name(r->unit));
+
+	snprintf(m, sizeof(m), "%s", r->metric);
+	/* drop ".<unit>" from the end of the metric name */
+	if (n > u + 1 && m[n - u - 1] == '.' && !strcmp(m + n - u, zsb_unit_name(r->unit)))
+		m[n - u - 1] = 0;
+	fprintf(f, "%s.%s.%s: %.2f\n", m, r->impl, unit, v);
+}
+
+void zsb_format_lkp(FILE *f, const struct zsb_results *rs)
+{
+	for (int i = 0; i < rs->n; i++) {
+		const struct zsb_result *r = &rs->r[i];
+
+		if (r->unsupported)
+			continue;
+		lkp_key(f, r, zsb_unit_name(r->unit), zsb_result_value(r));
+		if (r->instances_seen)
+			lkp_key(f, r, "stalled_instances", r->stalled);
+	}
+	fflush(f);
 }

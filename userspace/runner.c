@@ -208,11 +208,11 @@ int zsb_run_one(const struct zsb_opts *o, const struct zsb_impl *im,
 	r->fill_count = -1;
 	r->iowq_workers = (!strcmp(wl->name, "uring")) ? 0 : -1;
 	if (wl->flags & WL_FILL) {
-		snprintf(r->unit, sizeof(r->unit), "fill_count");
+		r->unit = ZSB_UNIT_FILL_COUNT;
 		snprintf(r->metric, sizeof(r->metric), "zsbench.fill.%s.fill_count",
 			 zsb_size_str(o->fill_pipe, szb, sizeof(szb)));
 	} else {
-		snprintf(r->unit, sizeof(r->unit), "ops_per_sec");
+		r->unit = ZSB_UNIT_OPS_PER_SEC;
 		snprintf(r->metric, sizeof(r->metric), "zsbench.%s.%dt.ops_per_sec",
 			 wl->variant, threads);
 	}

@@ -97,3 +97,23 @@ void zsb_result_finish(struct zsb_result *r)
 	r->mean = zsb_mean(r->vals, r->runs);
 	r->stddev = zsb_stddev(r->vals, r->runs);
 }
+
+const struct zsb_unit_info zsb_units[ZSB_NUNITS] = {
+	[ZSB_UNIT_OPS_PER_SEC] = { "ops_per_sec", "operations per second", 1 },
+	[ZSB_UNIT_FILL_COUNT] = { "fill_count", "calls until the pipe is full", 0 },
+	[ZSB_UNIT_READ_IOPS] = { "read_iops", "read I/O operations per second", 1 },
+	[ZSB_UNIT_READ_BW_MBPS] = { "read_bw_MBps", "read bandwidth, MB per second", 1 },
+};
+
+const char *zsb_unit_name(enum zsb_unit u)
+{
+	return (unsigned int)u < ZSB_NUNITS ? zsb_units[u].name : "?";
+}
+
+int zsb_unit_parse(const char *name)
+{
+	for (int i = 0; i < ZSB_NUNITS; i++)
+		if (!strcmp(zsb_units[i].name, name))
+			return i;
+	return -1;
+}

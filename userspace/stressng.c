@@ -109,7 +109,7 @@ int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs)
 			snprintf(r->workload, sizeof(r->workload), "stress-ng-splice");
 			snprintf(r->variant, sizeof(r->variant), "stress-ng-splice");
 			snprintf(r->impl, sizeof(r->impl), "%s", im->name);
-			snprintf(r->unit, sizeof(r->unit), "ops_per_sec");
+			r->unit = ZSB_UNIT_OPS_PER_SEC;
 			snprintf(r->metric, sizeof(r->metric),
 				 "stress-ng.splice.%dt.ops_per_sec", o->threads[ti]);
 			r->size = 64 * 1024;

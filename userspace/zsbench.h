@@ -88,13 +88,32 @@ void zsb_fmt_sigma(char *buf, size_t len, double mean, double sd);
 void zsb_fmt_change(char *buf, size_t len, double base, double cand);
 
 /* ---- results ---- */
+/* the unit of a result's figures (JSON "unit") */
+enum zsb_unit {
+	ZSB_UNIT_OPS_PER_SEC,	/* operations per second */
+	ZSB_UNIT_FILL_COUNT,	/* calls until a pipe is full: a count */
+	ZSB_UNIT_READ_IOPS,	/* fio read I/O per second */
+	ZSB_UNIT_READ_BW_MBPS,	/* fio read bandwidth, MB/s */
+	ZSB_NUNITS
+};
+
+struct zsb_unit_info {
+	const char *name;	/* as in the JSON and metric names */
+	const char *desc;
+	int rate;		/* a rate over time (plotted), not a count */
+};
+extern const struct zsb_unit_info zsb_units[ZSB_NUNITS];
+const char *zsb_unit_name(enum zsb_unit u);
+/* -1 if unknown */
+int zsb_unit_parse(const char *name);
+
 struct zsb_result {
 	char source[16];	/* zsbench, stress-ng, fio */
 	char workload[32];
 	char variant[48];
 	char impl[24];
 	char metric[96];
-	char unit[16];		/* ops_per_sec, fill_count, iops ... */
+	enum zsb_unit unit;
 	size_t size;
 	int threads;
 	int runs;
@@ -117,7 +136,9 @@ struct zsb_results {
 	char stress_ng_version[128];
 	char fio_version[64];
 	char lkp_stress_ng[192];	/* lkp-splice: which stress-ng */
-	char kernel[128];
+	char module_version[64];	/* /sys/module/zsplice/version, "" if none */
+	char kernel_version[128];	/* uname -v */
+	char kernel[128];		/* uname -r */
 	double duration;
 	char baseline[24];
 };
@@ -140,6 +161,8 @@ struct zsb_opts {
 	const char *plot;
 	const char *replot;
 	const char *compare[2];	/* --compare BASE.json CAND.json */
+	int format_lkp;		/* --format=lkp */
+	int version;
 	const char *module;
 	const char *fio_dir;
 	int no_load;
@@ -184,6 +207,20 @@ int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_result
 		const char *bname, const char *cname);
 
 /* ---- json (json.c) ---- */
+/*
+ * Version of the JSON document: 1 had ops_per_sec_mean/_stddev and
+ * ops_per_sec (whatever the unit); 2 has schema, the zsbench, module and
+ * kernel versions, a units table, and per record value (in unit), mean,
+ * stddev and values (in values_unit).  The reader takes both.
+ */
+#define ZSB_JSON_SCHEMA	2
+#ifndef ZSB_VERSION
+#define ZSB_VERSION	"unknown"
+#endif
+double zsb_result_value(const struct zsb_result *r);
+enum zsb_unit zsb_values_unit(const struct zsb_result *r);
+/* LKP's "key: value" lines, one per supported record */
+void zsb_format_lkp(FILE *f, const struct zsb_results *rs);
 int zsb_json_write(FILE *f, const struct zsb_results *rs);
 int zsb_json_write_file(const char *path, const struct zsb_results *rs);
 int zsb_json_read_file(const char *path, struct zsb_results *rs);
@@ -193,6 +230,8 @@ void zsb_json_escape(FILE *f, const char *s);
 /* make /dev/zsplice available; returns 0, or -1 after printing a message */
 int zsb_module_setup(const struct zsb_opts *o);
 void zsb_module_teardown(void);
+/* MODULE_VERSION of the loaded module, "" if none */
+void zsb_module_version(char *buf, size_t len);
 
 /* ---- tools ---- */
 int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs);

@@ -29,7 +29,7 @@ if [ ! -e /dev/zsplice ]; then
 fi
 
 # folio size from the module statistics, else from folio_order
-FOLIO=$(awk '$1 == "folio_size" { print $2 }' /sys/class/misc/zsplice/stats 2>/dev/null)
+FOLIO=$(cat /sys/kernel/debug/zsplice/zsplice/stats /sys/class/misc/zsplice/stats 2>/dev/null | awk '$1 == "folio_size" { print $2; exit }')
 if [ -z "$FOLIO" ]; then
 	ORDER=$(cat /sys/module/zsplice/parameters/folio_order 2>/dev/null || echo 4)
 	FOLIO=$((4096 << ORDER))
@@ -78,12 +78,12 @@ function check(cond, name) {
 	seen[key] = 1
 	nrec++
 	complete = 1
-	split("workload size threads impl ops_per_sec_mean ops_per_sec_stddev runs unsupported", req, " ")
+	split("workload size threads impl unit value mean stddev values runs unsupported", req, " ")
 	for (i in req)
 		if (f(req[i]) == "MISSING") { complete = 0; miss = req[i] }
 	if (!complete) bad_complete = bad_complete " " key "(" miss ")"
 	unsup = f("unsupported") == "true"
-	mean = f("ops_per_sec_mean") + 0
+	mean = f("mean") + 0
 	splicey = (v ~ /^(splice|sendfile|fill)/)
 	if (im == "none" && splicey) {
 		if (!unsup || f("error") != "EINVAL") bad_none = bad_none " " v

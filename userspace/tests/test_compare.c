@@ -17,7 +17,7 @@ static void add(struct zsb_results *rs, const char *impl, const char *metric,
 	snprintf(r->source, sizeof(r->source), "stress-ng");
 	snprintf(r->impl, sizeof(r->impl), "%s", impl);
 	snprintf(r->metric, sizeof(r->metric), "%s", metric);
-	snprintf(r->unit, sizeof(r->unit), "ops_per_sec");
+	r->unit = ZSB_UNIT_OPS_PER_SEC;
 	for (int i = 0; i < n; i++)
 		r->vals[r->runs++] = v[i];
 	zsb_result_finish(r);

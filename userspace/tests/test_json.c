@@ -6,7 +6,8 @@
 #include "zsbench.h"
 #include "tap.h"
 
-static const char expected[] =
+/* schema 1, as zsbench wrote it before: still read (--replot, --compare) */
+static const char schema1[] =
 "{\n\"tool\":\"zsbench\",\n\"kernel\":\"6.12.0\",\n\"duration\":0.200,\n"
 "\"baseline\":\"copy\",\n\"stress_ng_version\":\"stress-ng, \\\"v\\\" 0.15\",\n"
 "\"fio_version\":\"\",\n\"records\":[\n"
@@ -15,10 +16,31 @@ static const char expected[] =
 "\"unit\":\"fill_count\",\"ops_per_sec_mean\":150.000,\"ops_per_sec_stddev\":70.711,"
 "\"runs\":2,\"ops_per_sec\":[100.000,200.000],\"bytes_per_sec_mean\":2400.000,"
 "\"unsupported\":false,\"error\":\"\",\"fill_count\":16,\"enospc_per_sec\":0.000,"
+"\"note\":\"a\\\\b\\nc\"}\n"
+"]\n}\n";
+
+static const char expected[] =
+"{\n\"schema\":2,\n\"tool\":\"zsbench\",\n\"zsbench_version\":\"" ZSB_VERSION "\",\n"
+"\"module_version\":\"0.1\",\n\"kernel\":\"6.12.0\",\n\"kernel_version\":\"#1 SMP\",\n"
+"\"duration\":0.200,\n"
+"\"baseline\":\"copy\",\n\"stress_ng_version\":\"stress-ng, \\\"v\\\" 0.15\",\n"
+"\"fio_version\":\"\",\n"
+"\"units\":{\"ops_per_sec\":\"operations per second\","
+"\"fill_count\":\"calls until the pipe is full\","
+"\"read_iops\":\"read I/O operations per second\","
+"\"read_bw_MBps\":\"read bandwidth, MB per second\"},\n"
+"\"records\":[\n"
+"{\"source\":\"zsbench\",\"workload\":\"fill\",\"variant\":\"fill\",\"size\":1,"
+"\"threads\":1,\"impl\":\"copy\",\"metric\":\"zsbench.fill.64K.fill_count\","
+"\"unit\":\"fill_count\",\"value\":16.000,\"values_unit\":\"ops_per_sec\","
+"\"mean\":150.000,\"stddev\":70.711,"
+"\"runs\":2,\"values\":[100.000,200.000],\"bytes_per_sec_mean\":2400.000,"
+"\"unsupported\":false,\"error\":\"\",\"fill_count\":16,\"enospc_per_sec\":0.000,"
 "\"note\":\"a\\\\b\\nc\"},\n"
 "{\"source\":\"zsbench\",\"workload\":\"splice\",\"variant\":\"splice-64K\","
 "\"size\":65536,\"threads\":2,\"impl\":\"none\",\"metric\":\"m\",\"unit\":\"ops_per_sec\","
-"\"ops_per_sec_mean\":0.000,\"ops_per_sec_stddev\":0.000,\"runs\":1,\"ops_per_sec\":[0.000],"
+"\"value\":0.000,\"values_unit\":\"ops_per_sec\","
+"\"mean\":0.000,\"stddev\":0.000,\"runs\":1,\"values\":[0.000],"
 "\"bytes_per_sec_mean\":0.000,\"unsupported\":true,\"error\":\"EINVAL\","
 "\"iowq_workers\":0,\"enospc_per_sec\":0.000,\"note\":\"\"}\n"
 "]\n}\n";
@@ -27,12 +49,15 @@ int main(void)
 {
 	struct zsb_results rs = { 0 }, back = { 0 };
 	struct zsb_result *r;
-	char *text = NULL, path[] = "/tmp/zsb-json-XXXXXX";
+	char *text = NULL, path[] = "/tmp/zsb-json-XXXXXX", *lkp = NULL;
+	size_t lkplen = 0;
 	size_t len = 0;
 	FILE *f;
 	int fd;
 
 	snprintf(rs.kernel, sizeof(rs.kernel), "6.12.0");
+	snprintf(rs.kernel_version, sizeof(rs.kernel_version), "#1 SMP");
+	snprintf(rs.module_version, sizeof(rs.module_version), "0.1");
 	snprintf(rs.baseline, sizeof(rs.baseline), "copy");
 	snprintf(rs.stress_ng_version, sizeof(rs.stress_ng_version), "stress-ng, \"v\" 0.15");
 	rs.duration = 0.2;
@@ -42,7 +67,7 @@ int main(void)
 	snprintf(r->variant, sizeof(r->variant), "fill");
 	snprintf(r->impl, sizeof(r->impl), "copy");
 	snprintf(r->metric, sizeof(r->metric), "zsbench.fill.64K.fill_count");
-	snprintf(r->unit, sizeof(r->unit), "fill_count");
+	r->unit = ZSB_UNIT_FILL_COUNT;
 	snprintf(r->note, sizeof(r->note), "a\\b\nc");
 	r->size = 1;
 	r->threads = 1;
@@ -58,7 +83,7 @@ int main(void)
 	snprintf(r->variant, sizeof(r->variant), "splice-64K");
 	snprintf(r->impl, sizeof(r->impl), "none");
 	snprintf(r->metric, sizeof(r->metric), "m");
-	snprintf(r->unit, sizeof(r->unit), "ops_per_sec");
+	r->unit = ZSB_UNIT_OPS_PER_SEC;
 	snprintf(r->error, sizeof(r->error), "EINVAL");
 	r->size = 65536;
 	r->threads = 2;
@@ -86,7 +111,27 @@ int main(void)
 		       back.r[1].iowq_workers == 0 && back.r[1].fill_count == -1,
 		       "unsupported record read back");
 		tap_str(back.stress_ng_version, "stress-ng, \"v\" 0.15", "meta string read back");
+		tap_str(back.module_version, "0.1", "module version read back");
+		tap_ok(back.r[0].unit == ZSB_UNIT_FILL_COUNT && back.r[1].unit == ZSB_UNIT_OPS_PER_SEC,
+		       "units read back as types");
 	}
+	{
+		struct zsb_results old = { 0 };
+
+		f = fopen(path, "w");
+		fputs(schema1, f);
+		fclose(f);
+		tap_ok(zsb_json_read_file(path, &old) == 0 && old.n == 1 && old.r[0].runs == 2 &&
+		       old.r[0].vals[1] == 200 && old.r[0].mean == 150 &&
+		       old.r[0].unit == ZSB_UNIT_FILL_COUNT, "a schema 1 document is read");
+		free(old.r);
+	}
+	f = open_memstream(&lkp, &lkplen);
+	zsb_format_lkp(f, &rs);
+	fclose(f);
+	tap_str(lkp, "zsbench.fill.64K.copy.fill_count: 16.00\n",
+		"--format=lkp: key with the implementation, unsupported records left out");
+	free(lkp);
 	f = fopen(path, "w");
 	fputs("{\"records\":[{\"impl\":\"copy\"", f);
 	fclose(f);

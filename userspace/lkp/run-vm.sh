@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-vm.sh - the lkp-splice measurements of Documentation/benchmarking.rst
+# in the QEMU guest of the test rig (2 vCPUs, so 2 stress-ng instances):
+#
+#   1. LKP's stress-ng V0.17.00, 1 KiB per loop, LKP_TIME s (default 60)
+#      per implementation: none, copy, zeropage, folio (module defaults),
+#      devzero (the guest kernel's own /dev/zero);
+#   2. the newest cached stress-ng (no 1-byte splice), 1 KiB and 64 KiB,
+#      NEW_TIME s (default 30) per implementation.
+#
+# The stress-ng binaries come from /var/cache/zsplice/stress-ng/<tag>/
+# (userspace/lkp/build-stress-ng.sh); a missing one is reported and its
+# part skipped.  Results: results/lkp/{lkp.txt,*.json}.  The guest run holds
+# /work/.vm.lock (or $VM_LOCK) so that only one guest runs at a time.
+#
+# Environment: LKP_TIME, NEW_TIME, NEW_TAG (default V0.22.00), KVER,
+# IMPLS (default none,copy,zeropage,folio,devzero).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cache=${ZS_CACHE:-/var/cache/zsplice}/stress-ng
+lkp_time=${LKP_TIME:-60}
+new_time=${NEW_TIME:-30}
+new_tag=${NEW_TAG:-V0.22.00}
+impls=${IMPLS:-none,copy,zeropage,folio,devzero}
+lock=${VM_LOCK:-/work/.vm.lock}
+res=$top/results/lkp
+# shellcheck source=selftests/vm/kver.sh
+. "$top/selftests/vm/kver.sh"
+kver=${KVER:-$(zs_installed_kver)}
+
+mkdir -p "$res"
+nice -n 19 make -C "$top" KVER="$kver" module userspace >&2
+
+files=(--file "$top/zsplice.ko" --file "$top/userspace/zsbench:/zs/bin/zsbench")
+cmd="insmod /zs/zsplice.ko && echo 'lkp: module loaded with default parameters' &&"
+cmd="$cmd grep -E '^(folio_bytes|zeropage_bytes) ' /sys/kernel/debug/zsplice/zsplice/stats;"
+zsb="zsbench --no-load --tools-only --quiet --lkp-splice --impl $impls"
+if [ -x "$cache/V0.17.00/stress-ng" ]; then
+	files+=(--file "$cache/V0.17.00/stress-ng:$cache/V0.17.00/stress-ng")
+	cmd="$cmd $zsb --lkp-time $lkp_time --json /tmp/lkp-v0.17.00-1k.json;"
+else
+	echo "run-vm: $cache/V0.17.00/stress-ng missing (userspace/lkp/build-stress-ng.sh);" \
+		"running Debian's stress-ng 0.15.06 instead (same 1-byte splice)" >&2
+	cmd="$cmd $zsb --lkp-stress-ng stress-ng --lkp-time $lkp_time --json /tmp/lkp-v0.17.00-1k.json;"
+fi
+if [ -x "$cache/$new_tag/stress-ng" ]; then
+	new=/zs/bin/stress-ng-$new_tag
+	files+=(--file "$cache/$new_tag/stress-ng:$new")
+	cmd="$cmd $zsb --lkp-stress-ng $new --lkp-time $new_time --json /tmp/lkp-new-1k.json;"
+	cmd="$cmd $zsb --lkp-stress-ng $new --lkp-time $new_time --lkp-bytes 65536 --json /tmp/lkp-new-64k.json;"
+else
+	echo "run-vm: $cache/$new_tag/stress-ng missing: skipping the newest stress-ng" >&2
+fi
+cmd="$cmd echo 'lkp: after all runs:'; grep -E '^(folio_bytes|zeropage_bytes|folio_fallbacks) ' /sys/kernel/debug/zsplice/zsplice/stats"
+
+out=$res/vm
+rm -rf "$out"
+flock "$lock" bash "$top/selftests/vm/run.sh" --kver "$kver" --out "$out" --timeout 3600 \
+	--append "mitigations=off" "${files[@]}" \
+	--collect /tmp/lkp-v0.17.00-1k.json --collect /tmp/lkp-new-1k.json \
+	--collect /tmp/lkp-new-64k.json -- "$cmd" | tee "$res/lkp.txt"
+cp "$out"/*.json "$res/" 2>/dev/null || true
+echo "run-vm: results in $res"
