@@ -15,7 +15,7 @@ enum {
 	O_QUICK, O_QUIET, O_LIST, O_FIO_DIR, O_HELP,
 	O_LKP, O_LKP_STRESSNG, O_LKP_TIME, O_LKP_BYTES, O_LKP_INSTANCES,
 	O_MODEL, O_MODEL_INSTANCES, O_MODEL_RATE, O_MODEL_EXTRA, O_COMPARE,
-	O_FORMAT, O_VERSION,
+	O_FORMAT, O_VERSION, O_FILL_MAX,
 };
 
 static const struct option longopts[] = {
@@ -51,6 +51,7 @@ static const struct option longopts[] = {
 	{ "compare", required_argument, NULL, O_COMPARE },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "version", no_argument, NULL, O_VERSION },
+	{ "fill-max", required_argument, NULL, O_FILL_MAX },
 	{ "model-instances", required_argument, NULL, O_MODEL_INSTANCES },
 	{ "model-rate", required_argument, NULL, O_MODEL_RATE },
 	{ "model-extra", required_argument, NULL, O_MODEL_EXTRA },
@@ -112,6 +113,8 @@ void zsb_usage(FILE *f)
 "  --folio-order N     folio_order parameter when loading (default: the\n"
 "                      module's own; the model then assumes 9)\n"
 "  --fill-pipe SIZE    pipe size for the fill workload (default 64K)\n"
+"  --fill-max N        stop a fill after N splices (default 1048576: 2 MiB\n"
+"                      folios take 31 M for 16 slots, minutes under TCG)\n"
 "Output:\n"
 "  --json FILE         write one JSON record per (workload, size, threads, impl)\n"
 "  --plot FILE.png     plot ops/sec with gnuplot (also FILE-threads.png)\n"
@@ -273,6 +276,7 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 	o->baseline = "copy";
 	o->folio_order = 0;
 	o->fill_pipe = 64 * 1024;
+	o->fill_max = 1048576;
 	o->lkp_time = 60;
 	o->lkp_bytes = 1024;
 	o->model_instances = 64;
@@ -339,6 +343,11 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		case O_REPLOT: o->replot = optarg; break;
 		case O_COMPARE: o->compare[0] = optarg; break;
 		case O_VERSION: o->version = 1; break;
+		case O_FILL_MAX:
+			if (parse_double("fill-max", optarg, 1, 1e12, &d, err, el))
+				return -1;
+			o->fill_max = (unsigned long long)d;
+			break;
 		case O_FORMAT:
 			if (!strcmp(optarg, "lkp")) {
 				o->format_lkp = 1;

@@ -145,6 +145,7 @@ static double run_once(const struct zsb_opts *o, const struct zsb_impl *im,
 		w[i].c.nthreads = threads;
 		w[i].c.stop = &stop;
 		w[i].c.fill_pipe = o->fill_pipe;
+		w[i].c.fill_max = o->fill_max;
 		pthread_create(&w[i].th, NULL, worker_main, &w[i]);
 	}
 	pthread_barrier_wait(&start_barrier);

@@ -66,6 +66,7 @@ struct zsb_wctx {
 	int begun;
 	volatile int *stop;
 	size_t fill_pipe;
+	uint64_t fill_max;	/* stop a fill after this many splices */
 	/* results */
 	uint64_t ops;
 	uint64_t bytes;
@@ -173,6 +174,7 @@ struct zsb_opts {
 	double tool_duration;
 	int folio_order;
 	size_t fill_pipe;
+	unsigned long long fill_max;
 	int quiet;
 	int help;
 	int list;
