@@ -16,7 +16,8 @@
 # /work/.vm.lock (or $VM_LOCK) so that only one guest runs at a time.
 #
 # Environment: LKP_TIME, NEW_TIME, NEW_TAG (default V0.22.00), KVER,
-# IMPLS (default none,copy,zeropage,folio,devzero).
+# IMPLS (default none,copy,zeropage,folio,devzero), PARTS (default
+# "old new": old = V0.17.00, new = the newest stress-ng).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,6 +26,7 @@ lkp_time=${LKP_TIME:-60}
 new_time=${NEW_TIME:-30}
 new_tag=${NEW_TAG:-V0.22.00}
 impls=${IMPLS:-none,copy,zeropage,folio,devzero}
+parts=" ${PARTS:-old new} "
 lock=${VM_LOCK:-/work/.vm.lock}
 res=$top/results/lkp
 # shellcheck source=selftests/vm/kver.sh
@@ -38,7 +40,9 @@ files=(--file "$top/zsplice.ko" --file "$top/userspace/zsbench:/zs/bin/zsbench")
 cmd="insmod /zs/zsplice.ko && echo 'lkp: module loaded with default parameters' &&"
 cmd="$cmd grep -E '^(folio_bytes|zeropage_bytes) ' /sys/kernel/debug/zsplice/zsplice/stats;"
 zsb="zsbench --no-load --tools-only --quiet --lkp-splice --impl $impls"
-if [ -x "$cache/V0.17.00/stress-ng" ]; then
+if [[ $parts != *" old "* ]]; then
+	:
+elif [ -x "$cache/V0.17.00/stress-ng" ]; then
 	files+=(--file "$cache/V0.17.00/stress-ng:$cache/V0.17.00/stress-ng")
 	cmd="$cmd $zsb --lkp-time $lkp_time --json /tmp/lkp-v0.17.00-1k.json;"
 else
@@ -46,7 +50,9 @@ else
 		"running Debian's stress-ng 0.15.06 instead (same 1-byte splice)" >&2
 	cmd="$cmd $zsb --lkp-stress-ng stress-ng --lkp-time $lkp_time --json /tmp/lkp-v0.17.00-1k.json;"
 fi
-if [ -x "$cache/$new_tag/stress-ng" ]; then
+if [[ $parts != *" new "* ]]; then
+	:
+elif [ -x "$cache/$new_tag/stress-ng" ]; then
 	new=/zs/bin/stress-ng-$new_tag
 	files+=(--file "$cache/$new_tag/stress-ng:$new")
 	cmd="$cmd $zsb --lkp-stress-ng $new --lkp-time $new_time --json /tmp/lkp-new-1k.json;"
