@@ -32,9 +32,9 @@
 #                   single objects, or M= modules: make.sh M=DIR modules)
 #     build.log     make output; time.txt the wall-clock build time
 # key = sha256 of: this script's KEY_VERSION, the mode, the source (tarball
-# content hash, or the tree's Makefile version + path), the patches' and
-# fragments' contents and the compiler version.  A key that exists is never
-# rebuilt.  Builds run under `nice -n 19` through ccache
+# content hash, or the tree's Makefile version + path), the patches' diffs
+# (git patch-id), the fragments' contents and the compiler version.  A key
+# that exists is never rebuilt.  Builds run under `nice -n 19` through ccache
 # (/var/cache/zsplice/ccache, shared by every variant, so a variant that
 # changes two files recompiles only what those change).
 set -euo pipefail
@@ -112,7 +112,9 @@ inputs() {
 	echo "kbuild key v$KEY_VERSION mode=$mode"
 	source_id
 	for f in $(patch_files); do
-		echo "patch $(basename "$f") $(sha256sum <"$f" | cut -c1-64)"
+		# The diff, not the commit message: rewording a patch does not
+		# rebuild the kernel.
+		echo "patch $(git patch-id --stable <"$f" | cut -d' ' -f1)"
 	done
 	for f in "${fragments[@]}"; do
 		echo "fragment $(basename "$f") $(sha256sum <"$f" | cut -c1-64)"
