@@ -99,6 +99,10 @@ say "host: checkpatch, sparse, W=1"
 section host:lint "$logs/host-lint.log" bash "$top/selftests/host/lint.sh" \
 	"$KVER" "$logs/lint"
 
+# The mem.c series (mainline/): applies, checkpatch, patched objects compile.
+say "host: mainline/ series"
+section host:mainline "$logs/host-mainline.log" bash "$top/mainline/check.sh"
+
 # dkms builds the module from dkms.conf in a private tree.
 say "host: dkms build"
 section host:dkms-build "$logs/host-dkms.log" bash "$top/selftests/host/dkms-build.sh" \
@@ -176,7 +180,7 @@ fi
 # ---------------------------------------------------------------- verdict
 say "finished after $(elapsed); logs in $logs"
 logfiles=()
-for f in builds.log host-unit.log host-lint.log host-dkms.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log rig.log soak/soak.tap; do
+for f in builds.log host-unit.log host-lint.log host-mainline.log host-dkms.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log rig.log soak/soak.tap; do
 	[ -f "$logs/$f" ] && logfiles+=("$logs/$f")
 done
 awk -f "$vm/tapcount.awk" "${logfiles[@]}" | tee "$logs/summary.txt"
