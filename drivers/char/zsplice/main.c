@@ -144,17 +144,27 @@ static ssize_t zs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	return done;
 }
 
+/* /dev/zsplice: as write_iter_zero(), everything is consumed. */
 static ssize_t zs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct zs_dev *zdev = zs_file_dev(iocb->ki_filp);
 	size_t count = iov_iter_count(from);
 
 	this_cpu_inc(zdev->stats->write_calls);
-	if (zdev->kind == ZS_FULL)
-		return -ENOSPC;
 	iov_iter_advance(from, count);
 	this_cpu_add(zdev->stats->write_bytes, count);
 	return count;
+}
+
+/*
+ * /dev/fullsplice: as write_full(), a ->write and no ->write_iter, so that
+ * aio and pwritev2() flags fail as they do on /dev/full.
+ */
+static ssize_t zs_write_full(struct file *file, const char __user *buf,
+			     size_t count, loff_t *ppos)
+{
+	this_cpu_inc(zs_file_dev(file)->stats->write_calls);
+	return -ENOSPC;
 }
 
 /* As /dev/zero: every seek succeeds and the position stays 0. */
@@ -214,14 +224,14 @@ static const struct file_operations zs_zero_fops = {
 	.compat_ioctl	= compat_ptr_ioctl,
 };
 
-/* As /dev/full: no mmap, no splice_write. */
+/* As /dev/full: ->write only, no mmap, no splice_write. */
 static const struct file_operations zs_full_fops = {
 	.owner		= THIS_MODULE,
 	.open		= zs_open,
 	.release	= zs_release,
 	.llseek		= zs_llseek,
 	.read_iter	= zs_read_iter,
-	.write_iter	= zs_write_iter,
+	.write		= zs_write_full,
 	.splice_read	= zs_splice_read,
 	.unlocked_ioctl	= zs_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,

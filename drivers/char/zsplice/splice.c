@@ -126,7 +126,7 @@ static ssize_t zs_splice_zero(struct zs_dev *zdev, int impl,
 		ret = len ? -EAGAIN : 0;
 	this_cpu_add(zdev->stats->splice[impl].coalesced, merged);
 	this_cpu_add(zdev->stats->splice[impl].slots, slots);
-	trace_zsplice_splice_read(zdev, impl, len, merged, slots, ret);
+	trace_splice_read(zdev, impl, len, merged, slots, ret);
 	return ret;
 }
 
@@ -138,7 +138,7 @@ static ssize_t zs_splice_copy(struct zs_dev *zdev, struct file *file,
 	unsigned int slots = ret > 0 ? DIV_ROUND_UP(ret, PAGE_SIZE) : 0;
 
 	this_cpu_add(zdev->stats->splice[ZSPLICE_IMPL_COPY].slots, slots);
-	trace_zsplice_splice_read(zdev, ZSPLICE_IMPL_COPY, len, 0, slots, ret);
+	trace_splice_read(zdev, ZSPLICE_IMPL_COPY, len, 0, slots, ret);
 	return ret;
 }
 
@@ -160,7 +160,7 @@ ssize_t zs_splice_read(struct file *file, loff_t *ppos,
 	this_cpu_inc(zdev->stats->splice[impl].calls);
 	switch (impl) {
 	case ZSPLICE_IMPL_NONE:
-		trace_zsplice_splice_read(zdev, impl, len, 0, 0, -EINVAL);
+		trace_splice_read(zdev, impl, len, 0, 0, -EINVAL);
 		return -EINVAL;
 	case ZSPLICE_IMPL_COPY:
 		ret = zs_splice_copy(zdev, file, ppos, pipe, len, flags);

@@ -15,24 +15,24 @@
 #include <linux/tracepoint.h>
 #include <zsplice/zsplice.h>
 
-TRACE_EVENT(zsplice_splice_read,
+TRACE_EVENT(splice_read,
 	    TP_PROTO(const struct zs_dev *zdev, int impl, size_t len,
 		     size_t coalesced, unsigned int slots, ssize_t ret),
 	    TP_ARGS(zdev, impl, len, coalesced, slots, ret),
-	    TP_STRUCT__entry(__field(int, kind)
+	    TP_STRUCT__entry(__field(int, dev)
 			     __field(int, impl)
 			     __field(size_t, len)
 			     __field(size_t, coalesced)
 			     __field(unsigned int, slots)
 			     __field(ssize_t, ret)),
-	    TP_fast_assign(__entry->kind = zdev->kind;
+	    TP_fast_assign(__entry->dev = zdev->kind;
 			   __entry->impl = impl;
 			   __entry->len = len;
 			   __entry->coalesced = coalesced;
 			   __entry->slots = slots;
 			   __entry->ret = ret;),
 	    TP_printk("dev=%s impl=%s len=%zu coalesced=%zu slots=%u ret=%zd",
-		      __print_symbolic(__entry->kind,
+		      __print_symbolic(__entry->dev,
 				       { ZS_ZERO, "zsplice" },
 				       { ZS_FULL, "fullsplice" }),
 		      __print_symbolic(__entry->impl,
