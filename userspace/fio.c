@@ -154,7 +154,7 @@ int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs)
 				char *argv[] = { "fio", "--output-format=json", path, NULL };
 				struct zsb_result *ri, *rb;
 
-				if (im->param && zsb_set_module_impl(im->param)) {
+				if (zsb_impl_param(im) && zsb_set_module_impl(zsb_impl_param(im))) {
 					rc = -1;
 					continue;
 				}

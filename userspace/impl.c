@@ -13,17 +13,28 @@
 #define SPLICE_IMPL_PARAM "/sys/module/zsplice/parameters/splice_impl"
 
 const struct zsb_impl zsb_impls[] = {
-	{ "devzero",       ZSB_DEV_DEVZERO,    -1,                    NULL,       1 },
-	{ "none",          ZSB_DEV_ZSPLICE,    ZSPLICE_IMPL_NONE,     "none",     1 },
-	{ "copy",          ZSB_DEV_ZSPLICE,    ZSPLICE_IMPL_COPY,     "copy",     1 },
-	{ "zeropage",      ZSB_DEV_ZSPLICE,    ZSPLICE_IMPL_ZEROPAGE, "zeropage", 1 },
-	{ "folio",         ZSB_DEV_ZSPLICE,    ZSPLICE_IMPL_FOLIO,    "folio",    1 },
-	{ "full-none",     ZSB_DEV_FULLSPLICE, ZSPLICE_IMPL_NONE,     "none",     0 },
-	{ "full-copy",     ZSB_DEV_FULLSPLICE, ZSPLICE_IMPL_COPY,     "copy",     0 },
-	{ "full-zeropage", ZSB_DEV_FULLSPLICE, ZSPLICE_IMPL_ZEROPAGE, "zeropage", 1 },
-	{ "full-folio",    ZSB_DEV_FULLSPLICE, ZSPLICE_IMPL_FOLIO,    "folio",    0 },
+	{ "devzero",       ZSB_DEV_DEVZERO,    -1, 1 },
+	{ "none",          ZSB_DEV_ZSPLICE,    ZSPLICE_IMPL_NONE, 1 },
+	{ "copy",          ZSB_DEV_ZSPLICE,    ZSPLICE_IMPL_COPY, 1 },
+	{ "zeropage",      ZSB_DEV_ZSPLICE,    ZSPLICE_IMPL_ZEROPAGE, 1 },
+	{ "folio",         ZSB_DEV_ZSPLICE,    ZSPLICE_IMPL_FOLIO, 1 },
+	{ "full-none",     ZSB_DEV_FULLSPLICE, ZSPLICE_IMPL_NONE, 0 },
+	{ "full-copy",     ZSB_DEV_FULLSPLICE, ZSPLICE_IMPL_COPY, 0 },
+	{ "full-zeropage", ZSB_DEV_FULLSPLICE, ZSPLICE_IMPL_ZEROPAGE, 1 },
+	{ "full-folio",    ZSB_DEV_FULLSPLICE, ZSPLICE_IMPL_FOLIO, 0 },
 };
 const size_t zsb_nimpls = sizeof(zsb_impls) / sizeof(zsb_impls[0]);
+
+/* the module's names for its implementations, from the uapi header */
+static const char *const zsb_kimpl_names[] = ZSPLICE_IMPL_NAMES;
+
+const char *zsb_impl_param(const struct zsb_impl *im)
+{
+	if (im->kimpl < 0 ||
+	    (size_t)im->kimpl >= sizeof(zsb_kimpl_names) / sizeof(zsb_kimpl_names[0]))
+		return NULL;
+	return zsb_kimpl_names[im->kimpl];
+}
 
 const struct zsb_impl *zsb_impl_find(const char *name)
 {

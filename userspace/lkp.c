@@ -373,7 +373,7 @@ static int lkp_exec(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
 		setpgid(0, 0);
 		dup2(p[1], 1);
 		dup2(p[1], 2);
-		if (im->param && zsb_bind_zsplice(NULL))
+		if (zsb_impl_param(im) && zsb_bind_zsplice(NULL))
 			_exit(126);
 		execvp(argv[0], argv);
 		fprintf(stderr, "zsbench: exec %s: %s\n", argv[0], strerror(errno));
@@ -527,7 +527,7 @@ int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 	for (int k = 0; k < o->nimpls; k++) {
 		if (o->impls[k]->dev == ZSB_DEV_FULLSPLICE)
 			continue;
-		need_mod |= o->impls[k]->param != NULL;
+		need_mod |= zsb_impl_param(o->impls[k]) != NULL;
 		ims[nrun++] = o->impls[k];
 	}
 	runs = calloc((size_t)nrun, sizeof(*runs));
@@ -545,11 +545,11 @@ int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 		struct lkp_run *run = &runs[k];
 		struct zsb_result *r;
 
-		if (im->param) {
-			int e = zsb_set_module_impl(im->param);
+		if (zsb_impl_param(im)) {
+			int e = zsb_set_module_impl(zsb_impl_param(im));
 
 			if (e) {
-				fprintf(stderr, "\nzsbench: setting splice_impl=%s: %s\n", im->param,
+				fprintf(stderr, "\nzsbench: setting splice_impl=%s: %s\n", zsb_impl_param(im),
 					strerror(-e));
 				rc = -1;
 				continue;

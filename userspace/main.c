@@ -13,17 +13,17 @@ static void list(void)
 	printf("implementations (device, splice implementation):\n");
 	for (size_t i = 0; i < zsb_nimpls; i++)
 		printf("  %-14s %-16s %s%s\n", zsb_impls[i].name, zsb_impl_path(&zsb_impls[i]),
-		       zsb_impls[i].param ? zsb_impls[i].param : "(kernel's own)",
+		       zsb_impl_param(&zsb_impls[i]) ? zsb_impl_param(&zsb_impls[i]) : "(kernel's own)",
 		       zsb_impls[i].default_on ? "  [default]" : "");
 	printf("workloads (variant, workload, size):\n");
 	for (size_t i = 0; i < zsb_nworkloads; i++) {
 		const struct zsb_workload *w = &zsb_workloads[i];
 
-		printf("  %-20s %-13s %-5s%s%s%s\n", w->variant, w->name,
+		printf("  %-20s %-13s %-5s%s%s%s\n      %s\n", w->variant, w->name,
 		       zsb_size_str(w->size, b, sizeof(b)),
 		       w->flags & WL_FULL_OK ? "  [fullsplice too]" : "",
 		       w->flags & WL_SINGLE ? "  [1 thread]" : "",
-		       w->default_on ? "  [default]" : "");
+		       w->default_on ? "  [default]" : "", w->desc);
 	}
 }
 

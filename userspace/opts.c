@@ -18,117 +18,135 @@ enum {
 	O_FORMAT, O_VERSION, O_FILL_MAX,
 };
 
-static const struct option longopts[] = {
-	{ "impl", required_argument, NULL, O_IMPL },
-	{ "workload", required_argument, NULL, O_WORKLOAD },
-	{ "threads", required_argument, NULL, O_THREADS },
-	{ "runs", required_argument, NULL, O_RUNS },
-	{ "duration", required_argument, NULL, O_DURATION },
-	{ "baseline", required_argument, NULL, O_BASELINE },
-	{ "json", required_argument, NULL, O_JSON },
-	{ "plot", required_argument, NULL, O_PLOT },
-	{ "replot", required_argument, NULL, O_REPLOT },
-	{ "module", required_argument, NULL, O_MODULE },
-	{ "no-load", no_argument, NULL, O_NOLOAD },
-	{ "stress-ng", no_argument, NULL, O_STRESSNG },
-	{ "fio", no_argument, NULL, O_FIO },
-	{ "all", no_argument, NULL, O_ALL },
-	{ "tools-only", no_argument, NULL, O_TOOLS_ONLY },
-	{ "tool-duration", required_argument, NULL, O_TOOL_DURATION },
-	{ "folio-order", required_argument, NULL, O_FOLIO_ORDER },
-	{ "fill-pipe", required_argument, NULL, O_FILL_PIPE },
-	{ "fio-dir", required_argument, NULL, O_FIO_DIR },
-	{ "quick", no_argument, NULL, O_QUICK },
-	{ "quiet", no_argument, NULL, O_QUIET },
-	{ "list", no_argument, NULL, O_LIST },
-	{ "help", no_argument, NULL, O_HELP },
-	{ "lkp-splice", no_argument, NULL, O_LKP },
-	{ "lkp-stress-ng", required_argument, NULL, O_LKP_STRESSNG },
-	{ "lkp-time", required_argument, NULL, O_LKP_TIME },
-	{ "lkp-bytes", required_argument, NULL, O_LKP_BYTES },
-	{ "lkp-instances", required_argument, NULL, O_LKP_INSTANCES },
-	{ "model", no_argument, NULL, O_MODEL },
-	{ "compare", required_argument, NULL, O_COMPARE },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "version", no_argument, NULL, O_VERSION },
-	{ "fill-max", required_argument, NULL, O_FILL_MAX },
-	{ "model-instances", required_argument, NULL, O_MODEL_INSTANCES },
-	{ "model-rate", required_argument, NULL, O_MODEL_RATE },
-	{ "model-extra", required_argument, NULL, O_MODEL_EXTRA },
-	{ NULL, 0, NULL, 0 }
+/*
+ * The options, once: getopt_long's table and the usage text are made from
+ * this.  A section starts a heading; help lines after the first are
+ * continuation lines.  tests/test_opts.c checks that zsbench.1 documents
+ * every option listed here.
+ */
+const struct zsb_optdef zsb_optdefs[] = {
+	{ "impl", O_IMPL, "LIST", "Selection (comma-separated lists):",
+	  "implementations (default: devzero,none,copy,zeropage,folio,\n"
+	  "full-zeropage); all: devzero none copy zeropage folio\n"
+	  "full-none full-copy full-zeropage full-folio\n"
+	  "(full-* = /dev/fullsplice, only for workloads that apply)" },
+	{ "workload", O_WORKLOAD, "LIST", NULL,
+	  "workload names or variants (default: all defaults), e.g.\n"
+	  "splice,pipe-class,fill,sendfile,read,uring,splice-write\n"
+	  "or splice-64K, or lkp-splice; see --list" },
+	{ "threads", O_THREADS, "LIST", NULL,
+	  "thread counts, numbers or 'nproc' (default: 1,nproc)" },
+	{ "runs", O_RUNS, "N", NULL, "repetitions per combination (default 5)" },
+	{ "duration", O_DURATION, "SEC", NULL,
+	  "seconds per run (default 0.2; the default selection is\n"
+	  "~134 combinations x 5 runs x 0.2 s, about 2.5 min plus\n"
+	  "the fill counts, under 6 min on a 2-CPU TCG guest)" },
+	{ "baseline", O_BASELINE, "IMPL", NULL,
+	  "implementation the others are compared to (default copy)" },
+	{ "quick", O_QUICK, NULL, NULL,
+	  "smoke-test settings: --runs 2 --duration 0.05 --threads 1\n"
+	  "--tool-duration 1" },
+	{ "stress-ng", O_STRESSNG, NULL,
+	  "External tools (need root, the module, and the tools installed):",
+	  "also run stress-ng --splice with /dev/zsplice bind-mounted\n"
+	  "over /dev/zero in a private mount namespace, per impl" },
+	{ "fio", O_FIO, NULL, NULL, "also run the fio job files (io_uring, sequential read)" },
+	{ "all", O_ALL, NULL, NULL, "--stress-ng and --fio" },
+	{ "tools-only", O_TOOLS_ONLY, NULL, NULL,
+	  "run only the external tools, not zsbench's own workloads" },
+	{ "tool-duration", O_TOOL_DURATION, "SEC", NULL,
+	  "seconds per stress-ng/fio run (default 1)" },
+	{ "fio-dir", O_FIO_DIR, "DIR", NULL,
+	  "directory of the fio job files (default: next to zsbench)" },
+	{ "lkp-splice", O_LKP, NULL, NULL,
+	  "the kernel test robot's run: stress-ng V0.17.00 --splice N\n"
+	  "per implementation, ops/s, instances stalled in\n"
+	  "pipe_wait_writable, the capacity model beside it\n"
+	  "(also --workload lkp-splice)" },
+	{ "lkp-stress-ng", O_LKP_STRESSNG, "PATH", NULL,
+	  "stress-ng to run (default: the cached V0.17.00 build in\n"
+	  "/var/cache/zsplice/stress-ng/V0.17.00/, else stress-ng in\n"
+	  "PATH, labelled as not LKP's)" },
+	{ "lkp-time", O_LKP_TIME, "SEC", NULL,
+	  "seconds per implementation (default 60, LKP's)" },
+	{ "lkp-bytes", O_LKP_BYTES, "N", NULL,
+	  "bytes per splice of each instance (default 1024: LKP's\n"
+	  "64 KiB over 64 instances; at least 1024)" },
+	{ "lkp-instances", O_LKP_INSTANCES, "N", NULL, "stress-ng instances (default nproc)" },
+	{ "model", O_MODEL, NULL, "Capacity model (no module needed):",
+	  "print loops until the stall and predicted ops/s per\n"
+	  "implementation, for --model-instances, --lkp-time,\n"
+	  "--lkp-bytes, --model-rate (default: LKP's 2023 machine)" },
+	{ "model-instances", O_MODEL_INSTANCES, "N", NULL, "instances (default 64)" },
+	{ "model-rate", O_MODEL_RATE, "R", NULL,
+	  "loops/s of one instance (default 194270: 12,433,266 / 64)" },
+	{ "model-extra", O_MODEL_EXTRA, "0|1", NULL,
+	  "undrained bytes per loop (default 1: up to V0.17.00)" },
+	{ "module", O_MODULE, "PATH", "Module:",
+	  "load zsplice.ko from PATH (default: by name via modules.dep)" },
+	{ "no-load", O_NOLOAD, NULL, NULL, "do not load or unload; use the loaded module" },
+	{ "folio-order", O_FOLIO_ORDER, "N", NULL,
+	  "folio_order parameter when loading (default: the\n"
+	  "module's own; the model then assumes 9)" },
+	{ "fill-pipe", O_FILL_PIPE, "SIZE", NULL, "pipe size for the fill workload (default 64K)" },
+	{ "fill-max", O_FILL_MAX, "N", NULL,
+	  "stop a fill after N splices (default 1048576: 2 MiB\n"
+	  "folios take 31 M for 16 slots, minutes under TCG)" },
+	{ "json", O_JSON, "FILE", "Output:",
+	  "write one JSON record per (workload, size, threads, impl)" },
+	{ "plot", O_PLOT, "FILE.png", NULL, "plot ops/sec with gnuplot (also FILE-threads.png)" },
+	{ "replot", O_REPLOT, "JSON", NULL,
+	  "do not run; read JSON, print the table, plot with --plot" },
+	{ "compare", O_COMPARE, "BASE.json CAND.json", NULL,
+	  "do not run; print the table between two runs (e.g. a\n"
+	  "stock and a patched kernel), BASE as the baseline" },
+	{ "format", O_FORMAT, "FMT", NULL,
+	  "table (default: the robot's comparison table) or lkp\n"
+	  "(LKP's 'key: value' lines, one per record)" },
+	{ "quiet", O_QUIET, NULL, NULL, "no progress line on stderr" },
+	{ "list", O_LIST, NULL, NULL, "list implementations and workloads" },
+	{ "help", O_HELP, NULL, NULL, "this text" },
+	{ "version", O_VERSION, NULL, NULL, "print zsbench's version" },
 };
+const size_t zsb_noptdefs = sizeof(zsb_optdefs) / sizeof(zsb_optdefs[0]);
+
+#define HELP_COL 22
 
 void zsb_usage(FILE *f)
 {
-	fprintf(f,
-"usage: zsbench [options]\n"
-"Compare ops/sec of the splice implementations of /dev/zsplice (zsplice.ko)\n"
-"against a baseline, in the layout of the kernel test robot's reports.\n"
-"\n"
-"Selection (comma-separated lists):\n"
-"  --impl LIST         implementations (default: devzero,none,copy,zeropage,folio,\n"
-"                      full-zeropage); all: devzero none copy zeropage folio\n"
-"                      full-none full-copy full-zeropage full-folio\n"
-"                      (full-* = /dev/fullsplice, only for workloads that apply)\n"
-"  --workload LIST     workload names or variants (default: all defaults), e.g.\n"
-"                      splice,pipe-class,fill,sendfile,read,uring,splice-write\n"
-"                      or splice-64K; see --list\n"
-"  --threads LIST      thread counts, numbers or 'nproc' (default: 1,nproc)\n"
-"  --runs N            repetitions per combination (default 5)\n"
-"  --duration SEC      seconds per run (default 0.2; the default selection is\n"
-"                      ~134 combinations x 5 runs x 0.2 s, about 2.5 min plus\n"
-"                      the fill counts, under 6 min on a 2-CPU TCG guest)\n"
-"  --baseline IMPL     implementation the others are compared to (default copy)\n"
-"  --quick             smoke-test settings: --runs 2 --duration 0.05 --threads 1\n"
-"                      --tool-duration 1\n"
-"External tools (need root, the module, and the tools installed):\n"
-"  --stress-ng         also run stress-ng --splice with /dev/zsplice bind-mounted\n"
-"                      over /dev/zero in a private mount namespace, per impl\n"
-"  --fio               also run the fio job files (io_uring, sequential read)\n"
-"  --all               --stress-ng and --fio\n"
-"  --tools-only        run only the external tools, not zsbench's own workloads\n"
-"  --tool-duration SEC seconds per stress-ng/fio run (default 1)\n"
-"  --fio-dir DIR       directory of the fio job files (default: next to zsbench)\n"
-"  --lkp-splice        the kernel test robot's run: stress-ng V0.17.00 --splice N\n"
-"                      per implementation, ops/s, instances stalled in\n"
-"                      pipe_wait_writable, the capacity model beside it\n"
-"                      (also --workload lkp-splice)\n"
-"  --lkp-stress-ng PATH stress-ng to run (default: the cached V0.17.00 build in\n"
-"                      /var/cache/zsplice/stress-ng/V0.17.00/, else stress-ng in\n"
-"                      PATH, labelled as not LKP's)\n"
-"  --lkp-time SEC      seconds per implementation (default 60, LKP's)\n"
-"  --lkp-bytes N       bytes per splice of each instance (default 1024: LKP's\n"
-"                      64 KiB over 64 instances; at least 1024)\n"
-"  --lkp-instances N   stress-ng instances (default nproc)\n"
-"Capacity model (no module needed):\n"
-"  --model             print loops until the stall and predicted ops/s per\n"
-"                      implementation, for --model-instances, --lkp-time,\n"
-"                      --lkp-bytes, --model-rate (default: LKP's 2023 machine)\n"
-"  --model-instances N instances (default 64)\n"
-"  --model-rate R      loops/s of one instance (default 194270: 12,433,266 / 64)\n"
-"  --model-extra 0|1   undrained bytes per loop (default 1: up to V0.17.00)\n"
-"Module:\n"
-"  --module PATH       load zsplice.ko from PATH (default: by name via modules.dep)\n"
-"  --no-load           do not load or unload; use the loaded module\n"
-"  --folio-order N     folio_order parameter when loading (default: the\n"
-"                      module's own; the model then assumes 9)\n"
-"  --fill-pipe SIZE    pipe size for the fill workload (default 64K)\n"
-"  --fill-max N        stop a fill after N splices (default 1048576: 2 MiB\n"
-"                      folios take 31 M for 16 slots, minutes under TCG)\n"
-"Output:\n"
-"  --json FILE         write one JSON record per (workload, size, threads, impl)\n"
-"  --plot FILE.png     plot ops/sec with gnuplot (also FILE-threads.png)\n"
-"  --replot JSON       do not run; read JSON, print the table, plot with --plot\n"
-"  --compare BASE.json CAND.json\n"
-"                      do not run; print the table between two runs (e.g. a\n"
-"                      stock and a patched kernel), BASE as the baseline\n"
-"  --format FMT        table (default: the robot's comparison table) or lkp\n"
-"                      (LKP's 'key: value' lines, one per record)\n"
-"  --quiet             no progress line on stderr\n"
-"  --list              list implementations and workloads\n"
-"  --help              this text\n"
-"  --version           print zsbench's version\n"
-"Exit status: 0 ok, 1 runtime failure, 2 bad usage.\n");
+	fputs("usage: zsbench [options]\n"
+	      "Compare ops/sec of the splice implementations of /dev/zsplice (zsplice.ko)\n"
+	      "against a baseline, in the layout of the kernel test robot's reports.\n"
+	      "\n", f);
+	for (size_t i = 0; i < zsb_noptdefs; i++) {
+		const struct zsb_optdef *d = &zsb_optdefs[i];
+		const char *h = d->help;
+		int n;
+
+		if (d->section)
+			fprintf(f, "%s\n", d->section);
+		n = fprintf(f, "  --%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+		for (;;) {
+			size_t len = strcspn(h, "\n");
+
+			if (n >= HELP_COL) {
+				/* a long option name: its own line, or one space if that fits */
+				if (n == HELP_COL || n + 1 + (int)len > 80) {
+					fputc('\n', f);
+					n = 0;
+				} else {
+					fputc(' ', f);
+					n = HELP_COL;
+				}
+			}
+			fprintf(f, "%*s%.*s\n", HELP_COL - n, "", (int)len, h);
+			n = 0;
+			if (!h[len])
+				break;
+			h += len + 1;
+		}
+	}
+	fputs("Exit status: 0 ok, 1 runtime failure, 2 bad usage.\n", f);
 }
 
 static int add_impl(struct zsb_opts *o, const char *name, char *err, size_t el)
@@ -269,6 +287,12 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 	int c, quick = 0;
 	double d;
 
+	static struct option longopts[sizeof(zsb_optdefs) / sizeof(zsb_optdefs[0]) + 1];
+
+	for (size_t i = 0; i < zsb_noptdefs; i++)
+		longopts[i] = (struct option){ zsb_optdefs[i].name,
+					       zsb_optdefs[i].arg ? required_argument : no_argument,
+					       NULL, zsb_optdefs[i].id };
 	memset(o, 0, sizeof(*o));
 	o->runs = 5;
 	o->duration = 0.2;

@@ -93,12 +93,12 @@ int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs)
 
 			if (im->dev == ZSB_DEV_FULLSPLICE)
 				continue;
-			if (im->param) {
-				int e = zsb_set_module_impl(im->param);
+			if (zsb_impl_param(im)) {
+				int e = zsb_set_module_impl(zsb_impl_param(im));
 
 				if (e) {
 					fprintf(stderr, "\nzsbench: setting splice_impl=%s: %s\n",
-						im->param, strerror(-e));
+						zsb_impl_param(im), strerror(-e));
 					rc = -1;
 					continue;
 				}
@@ -121,7 +121,7 @@ int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs)
 
 				zsb_progress("stress-ng --splice %s  %-9s run %d/%d", nbuf,
 					     im->name, run + 1, runs);
-				st = zsb_tool_run(argv, im->param ? zsb_bind_zsplice : NULL, NULL,
+				st = zsb_tool_run(argv, zsb_impl_param(im) ? zsb_bind_zsplice : NULL, NULL,
 						  o->tool_duration + 20, &out);
 				v = out ? zsb_stressng_parse(out, NULL) : -1;
 				if (st || v < 0) {

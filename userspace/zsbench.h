@@ -18,7 +18,6 @@ struct zsb_impl {
 	const char *name;	/* "copy", "full-copy", "devzero" ... */
 	enum zsb_dev dev;
 	int kimpl;		/* enum zsplice_impl, -1 for devzero */
-	const char *param;	/* module parameter value, NULL for devzero */
 	int default_on;		/* part of the default selection */
 };
 
@@ -26,6 +25,8 @@ extern const struct zsb_impl zsb_impls[];
 extern const size_t zsb_nimpls;
 const struct zsb_impl *zsb_impl_find(const char *name);
 const char *zsb_impl_path(const struct zsb_impl *im);
+/* the splice_impl parameter value (ZSPLICE_IMPL_NAMES), NULL for devzero */
+const char *zsb_impl_param(const struct zsb_impl *im);
 /* open the device for im with flags and select the implementation on the
  * file with the ioctl; returns fd or -errno */
 int zsb_impl_open(const struct zsb_impl *im, int flags);
@@ -53,6 +54,7 @@ struct zsb_workload {
 	zsb_wl_fn fn;
 	int flags;
 	int default_on;
+	const char *desc;	/* one line, for --list and the manual */
 };
 
 extern const struct zsb_workload zsb_workloads[];
@@ -193,6 +195,17 @@ struct zsb_opts {
 /* returns 0, or -1 with a one-line message in err */
 int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t errlen);
 void zsb_usage(FILE *f);
+
+/* the option table getopt's table and the usage text are made from */
+struct zsb_optdef {
+	const char *name;	/* long option, without -- */
+	int id;
+	const char *arg;	/* metavariable, NULL: no argument */
+	const char *section;	/* starts a usage section when set */
+	const char *help;	/* lines separated by \n */
+};
+extern const struct zsb_optdef zsb_optdefs[];
+extern const size_t zsb_noptdefs;
 
 /* ---- runner (runner.c) ---- */
 int zsb_run_one(const struct zsb_opts *o, const struct zsb_impl *im,

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Option parsing and its errors. */
+#include <stdlib.h>
+#include <linux/zsplice.h>
+
 #include "zsbench.h"
 #include "tap.h"
 
@@ -63,6 +66,66 @@ int main(void)
 	       o.model_extra == 1 && o.model_rate > 194269 && o.model_rate < 194270,
 	       "--model defaults: LKP's machine");
 	bad(b15, ARGC(b15), "lkp-bytes", "--lkp-bytes under 1 KiB");
+	/* one source of truth: the option table, the uapi names, the manual */
+	{
+		static const char *const knames[] = ZSPLICE_IMPL_NAMES;
+		FILE *man = fopen("../Documentation/zsbench.1", "r");
+		char *text = NULL, *u = NULL, pat[96], miss[512] = "";
+		size_t len = 0, ulen = 0;
+		int bad = 0, descs = 1;
+		FILE *uf;
+
+		for (size_t i = 0; i < zsb_nimpls; i++) {
+			const struct zsb_impl *im = &zsb_impls[i];
+
+			if (im->kimpl >= 0 && strcmp(zsb_impl_param(im), knames[im->kimpl]))
+				bad = 1;
+			if (im->dev == ZSB_DEV_ZSPLICE && strcmp(im->name, knames[im->kimpl]))
+				bad = 1;
+		}
+		tap_ok(!bad, "implementation names and parameters are ZSPLICE_IMPL_NAMES");
+		for (size_t i = 0; i < zsb_nworkloads; i++)
+			descs &= zsb_workloads[i].desc && zsb_workloads[i].desc[0] &&
+				 strlen(zsb_workloads[i].desc) < 72;
+		tap_ok(descs, "every workload has a one-line description");
+		uf = open_memstream(&u, &ulen);
+		zsb_usage(uf);
+		fclose(uf);
+		bad = 0;
+		for (size_t i = 0; i < zsb_noptdefs; i++) {
+			snprintf(pat, sizeof(pat), "  --%s", zsb_optdefs[i].name);
+			bad |= !strstr(u, pat);
+		}
+		tap_ok(!bad, "the usage text lists every option of the table");
+		free(u);
+		if (man) {
+			getdelim(&text, &len, 0, man);
+			fclose(man);
+			for (size_t i = 0; i < zsb_noptdefs; i++) {
+				char esc[64];
+				size_t k = 0;
+
+				for (const char *c = zsb_optdefs[i].name; *c && k < sizeof(esc) - 3; c++) {
+					if (*c == '-')
+						esc[k++] = '\\';
+					esc[k++] = *c;
+				}
+				esc[k] = 0;
+				snprintf(pat, sizeof(pat), "\\-\\-%s", esc);
+				if (!strstr(text, pat) && strlen(miss) + strlen(pat) + 2 < sizeof(miss)) {
+					strcat(miss, " ");
+					strcat(miss, zsb_optdefs[i].name);
+				}
+			}
+			tap_ok(!miss[0], "zsbench.1 documents every option");
+			if (miss[0])
+				printf("#   missing:%s\n", miss);
+			free(text);
+		} else {
+			printf("ok %d - zsbench.1 documents every option # SKIP no ../Documentation/zsbench.1\n",
+			       ++tap_n);
+		}
+	}
 	tap_ok(parse(ARGC(a0), a0) == 0, "no options parse");
 	tap_ok(o.runs == 5 && o.duration == 0.2 && !strcmp(o.baseline, "copy"),
 	       "defaults: 5 runs, 0.2 s, baseline copy");
