@@ -89,9 +89,9 @@ patch_files() {
 	local p
 	for p in "${patches[@]+"${patches[@]}"}"; do
 		if [ -d "$p" ]; then
-			find "$p" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
+			find "$(cd "$p" && pwd)" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
 		elif [ -f "$p" ]; then
-			echo "$p"
+			echo "$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"
 		else
 			die "--patches $p: no such file or directory"
 		fi
@@ -175,12 +175,23 @@ start=$(date +%s)
 if [ -d "$src" ]; then
 	cp -a "$src" "$work/linux"
 else
-	mkdir "$work/unpack"
-	nice -n 19 tar -C "$work/unpack" -xf "$src"
-	top=$(find "$work/unpack" -mindepth 1 -maxdepth 1 -type d)
-	[ "$(printf '%s\n' "$top" | wc -l)" = 1 ] || die "$src: expected one top-level directory"
-	mv "$top" "$work/linux"
-	rmdir "$work/unpack"
+	# One pristine unpacked copy per tarball, copied for every build
+	# (cp is much cheaper than xz on a loaded machine).
+	pristine=$cache/src-$(printf '%s\n' "$inputs_text" | sed -n 's/^tarball .* \(.\{16\}\).*/\1/p')
+	(
+		flock 8
+		if [ ! -e "$pristine/done" ]; then
+			rm -rf "$pristine"
+			mkdir -p "$pristine/unpack"
+			nice -n 19 tar -C "$pristine/unpack" -xf "$src"
+			top=$(find "$pristine/unpack" -mindepth 1 -maxdepth 1 -type d)
+			[ "$(printf '%s\n' "$top" | wc -l)" = 1 ] || die "$src: expected one top-level directory"
+			mv "$top" "$pristine/linux"
+			rmdir "$pristine/unpack"
+			date -u +%FT%TZ >"$pristine/done"
+		fi
+	) 8>"$pristine.lock" || exit
+	nice -n 19 cp -a "$pristine/linux" "$work/linux"
 fi
 K=$work/linux
 
