@@ -168,9 +168,25 @@ trixie_pkgs() {
 	echo "$seen"
 }
 
+# Debian's headers lack scripts/checker-valid.sh, which 7.x's Makefile runs
+# before it lets C=1/C=2 use sparse (without it sparse is silently off):
+# take it from the linux-source tree of the same release.
+fixup() {
+	local root=$1 k=$2 kb
+	kb=$(ls -d "$root"/usr/lib/linux-kbuild-*/scripts 2>/dev/null | head -n 1)
+	[ -n "$kb" ] || return 0
+	if [ ! -e "$kb/checker-valid.sh" ] &&
+	   [ -e "$root"/usr/src/linux-source-*/scripts/checker-valid.sh ]; then
+		install -m 0755 "$root"/usr/src/linux-source-*/scripts/checker-valid.sh "$kb/"
+	fi
+}
+
 fetch_trixie() {
 	local k=$1 dir=$ZS_KCACHE/$1 debs src
-	[ -e "$dir/.zs-complete" ] && return 0
+	if [ -e "$dir/.zs-complete" ]; then
+		fixup "$dir" "$k"
+		return 0
+	fi
 	apt_setup
 	mkdir -p "$ZS_KCACHE/debs"
 	# shellcheck disable=SC2046
@@ -200,6 +216,7 @@ fetch_trixie() {
 		nice -n 19 tar -C "$dir.tmp/usr/src" -xf "$src"
 		rm -f "$src"
 	fi
+	fixup "$dir.tmp" "$k"
 	echo trixie >"$dir.tmp/.zs-suite"
 	printf '%s\n' "$@" >"$dir.tmp/.zs-complete"
 	rm -rf "$dir"
@@ -276,6 +293,13 @@ kexec() {
 	for d in "${extra[@]+"${extra[@]}"}"; do
 		[ -n "$d" ] && [ -d "$d" ] && binds+=("$(cd "$d" && pwd)")
 	done
+	# Paths into the kernel's tree are given as installed: the headers'
+	# Makefile only works from /usr/src/linux-headers-KVER (invoked from
+	# elsewhere, kbuild would write the module's objects into it).
+	local args=() a
+	for a in "$@"; do
+		args+=("${a//"$root"\/usr\//\/usr\/}")
+	done
 	exec unshare -m --propagation private /bin/bash -c '
 		set -e
 		ch=$1 cwd=$2 n=$3
@@ -294,13 +318,14 @@ kexec() {
 		while [ "$n" -gt 0 ]; do
 			mkdir -p "$ch$2"
 			mount --bind "$1" "$ch$2"
+			mount -o remount,bind,ro "$ch$2"
 			shift 2
 			n=$((n - 1))
 		done
 		cd "$cwd"
 		exec chroot "$ch" /bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
 	' bash "$ZS_CHROOT" "$PWD" "${#binds[@]}" "${binds[@]}" \
-		$((${#inst[@]} / 2)) "${inst[@]}" "$@"
+		$((${#inst[@]} / 2)) "${inst[@]}" "${args[@]}"
 }
 
 cmd=${1:-}
