@@ -47,7 +47,12 @@ module modules:
 		echo "zsplice: no kernel build tree at KDIR=$(KDIR)" >&2; \
 		echo "zsplice: install the headers (Debian: apt-get install linux-headers-$(KVER))," >&2; \
 		echo "zsplice: or give KVER= or KDIR=" >&2; exit 1; }
+	@# Built for another kernel before: newer kbuild refuses a tree with a
+	@# modules.order (the objects themselves rebuild on the changed flags).
+	@if [ "$$(cat $(TOP)/.zs-kver 2>/dev/null)" != "$(KVER)" ]; then \
+		rm -f $(TOP)/modules.order $(TOP)/Module.symvers; fi
 	$(ZS_KEXEC) $(MAKE) -C $(KDIR) M=$(TOP) ZSPLICE_VERSION=$(ZSPLICE_VERSION) modules
+	@echo $(KVER) >$(TOP)/.zs-kver
 
 userspace:
 	@missing=""; \
