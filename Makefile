@@ -179,9 +179,15 @@ check-debug:
 mutants:
 	$(VM_KVER_ARG) bash $(TOP)/selftests/host/mutants.sh
 
-.PHONY: check vm-shell
+.PHONY: check vm-shell check-matrix
 check:
 	$(VM_KVER_ARG) bash $(TOP)/selftests/vm/check.sh
+
+# `make check` on the newest Debian 6.1, 6.12 and 7.x kernels (fetched
+# and cached by selftests/vm/kernels.sh): a count per kernel, then the
+# total "N passed, N failed".
+check-matrix:
+	bash $(TOP)/selftests/vm/check-matrix.sh
 
 vm-shell:
 	$(MAKE) -C $(TOP) module $(VM_KVER_ARG) >/dev/null || true

@@ -62,7 +62,7 @@ wbuild=$out/warn_module
 rm -rf "$wbuild"
 mkdir -p "$wbuild"
 cp "$here/warn_module/zsvm_warn.c" "$here/warn_module/Kbuild" "$here/warn_module/Makefile" "$wbuild/"
-if make -s -C "$wbuild" KVER="$kver" >"$out/warn_build.log" 2>&1 && [ -f "$wbuild/zsvm_warn.ko" ]; then
+if make -s -C "$wbuild" KVER="$kver" ZSVM_DIR="$here" >"$out/warn_build.log" 2>&1 && [ -f "$wbuild/zsvm_warn.ko" ]; then
 	ok "warn test module builds against $kver"
 	vm warn --timeout 300 --file "$wbuild/zsvm_warn.ko" -- 'insmod /zs/zsvm_warn.ko; echo "insmod returned $?"; exit 0'
 	check "kernel WARNING fails the run as a splat (3, got $rc)" [ "$rc" = 3 ]
