@@ -206,7 +206,7 @@ cat "${fragments[@]}" >"$work/fragment.config"
 export KBUILD_BUILD_USER=zsplice KBUILD_BUILD_HOST=kbuild KBUILD_BUILD_VERSION=1
 export CCACHE_DIR=$ccache_dir CCACHE_BASEDIR=$work CCACHE_NOHASHDIR=1
 export CCACHE_COMPILERCHECK=content CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
-mk=(nice -n 19 make -C "$K" ARCH=x86_64 "CC=ccache gcc" LOCALVERSION=-zs${key:0:8})
+mk=(nice -n 19 make -C "$K" ARCH=x86_64 "CC=ccache gcc" "LOCALVERSION=-zs${key:0:8}")
 "${mk[@]}" KCONFIG_ALLCONFIG="$work/fragment.config" allnoconfig >>"$log" 2>&1 ||
 	die "allnoconfig failed (see $log)"
 bad=0
