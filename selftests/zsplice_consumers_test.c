@@ -41,6 +41,7 @@ FIXTURE_VARIANT(con) {
 CON(zsplice, false, COPY);
 CON(zsplice, false, ZEROPAGE);
 CON(zsplice, false, FOLIO);
+CON(fullsplice, true, COPY);
 CON(fullsplice, true, ZEROPAGE);
 CON(fullsplice, true, FOLIO);
 

@@ -129,7 +129,7 @@ static inline bool zs_host_mode(void)
 	zs_impl_names[zs_mainline_impl()], zs_impl_names[impl]
 
 #define ZS_NEEDS_MODULE(what)						\
-	"%s needs the zsplice module (target is %s)", what, zs_dev_path(false)
+	"%s: only with the zsplice module (target is %s)", what, zs_dev_path(false)
 
 /*
  * What the running kernel's /dev/zero and /dev/full do on splice_read:
