@@ -42,7 +42,7 @@ tmo=${MUTANTS_TIMEOUT:-900}
 # file)|TESTS (program:-r filter,... separated by spaces)
 mutants=(
 "can_merge|drivers/char/zsplice/splice.c|s/(\\.ops\\s*=\\s*&nosteal_pipe_buf_ops,\\s*\\.flags\\s*=\\s*)0/\${1}PIPE_BUF_FLAG_CAN_MERGE/|zsplice_dirtypipe_test:dp.zsplice_ZEROPAGE.splice_then_write,dp.zsplice_FOLIO.splice_then_write"
-"coalesce_past_end|drivers/char/zsplice/pages.c|s/return zs_pages_size\\(set\\) - end;/return zs_pages_size(set) - end + PAGE_SIZE;/|zsplice_fill_test:fill.zsplice_ZEROPAGE_16k.small_splice_count zsplice_splice_test:sp.zsplice_ZEROPAGE.splice_read_more_than_fits"
+"coalesce_past_end|drivers/char/zsplice/pages.c|s/return zs_pages_size\\(set\\) - end;/return zs_pages_size(set) - end + PAGE_SIZE;/|zsplice_pipe_test:pp.zsplice_ZEROPAGE.fionread_vs_getpipe_sz,pp.zsplice_FOLIO.fionread_vs_getpipe_sz zsplice_splice_test:sp.zsplice_ZEROPAGE.splice_read_more_than_fits"
 "ref_too_few|drivers/char/zsplice/splice.c|s/folio_ref_add\\(folio, nr\\);/folio_ref_add(folio, nr - 1);/|zsplice_devices_test:stats.zsplice.pipe_refs_follow_pipes"
 "ref_too_many|drivers/char/zsplice/splice.c|s/folio_ref_add\\(folio, nr\\);/folio_ref_add(folio, nr + 1);/|zsplice_lifetime_test:life.orphans_freed_after_rmmod"
 "eintr_on_signal|drivers/char/zsplice/splice.c|s/(#include <linux\\/splice.h>\\n)/\${1}#include <linux\\/sched\\/signal.h>\\n/; s/(\\tthis_cpu_inc\\(zdev->stats->splice\\[impl\\]\\.calls\\);\\n)/\${1}\\tif (signal_pending(current))\\n\\t\\treturn -ERESTARTSYS;\\n/|zsplice_signal_test:sig.zsplice_COPY.storm_no_eintr,sig.zsplice_ZEROPAGE.storm_no_eintr,sig.zsplice_FOLIO.storm_no_eintr,sig.fullsplice_FOLIO.storm_no_eintr"
@@ -51,6 +51,7 @@ mutants=(
 "stat_not_incremented|drivers/char/zsplice/splice.c|s/\\t\\tthis_cpu_add\\(zdev->stats->splice\\[impl\\]\\.bytes, ret\\);\\n/\\t\\t;\\n/|zsplice_devices_test:stats.zsplice.splice_read_counters"
 "no_pipe_cap|drivers/char/zsplice/splice.c|s/return bytes < ZS_PIPE_MAX_BYTES \\? ZS_PIPE_MAX_BYTES - bytes : 0;/return ZS_PIPE_MAX_BYTES;/|zsplice_pipe_test:cap.fionread_capped_in_largest_pipe"
 "fullsplice_nowait|drivers/char/zsplice/main.c|s/(\\.kind = ZS_FULL,\\n)/\${1}\\t\\t.fmode = FMODE_NOWAIT,\\n/|zsplice_devices_test:dev.fullsplice.rwf_nowait_like_mainline"
+"read_ignores_signal|drivers/char/zsplice/main.c|s/\\t\\tif \\(signal_pending\\(current\\)\\) \\{\\n\\t\\t\\terr = -ERESTARTSYS;\\n\\t\\t\\tbreak;\\n\\t\\t\\}\\n//|zsplice_signal_test:sig.zsplice_COPY.readv_1g_partial_like_mainline"
 )
 
 if [ "$list" = 1 ]; then
