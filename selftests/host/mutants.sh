@@ -46,7 +46,7 @@ mutants=(
 "ref_too_few|drivers/char/zsplice/splice.c|s/folio_ref_add\\(folio, nr\\);/folio_ref_add(folio, nr - 1);/|zsplice_devices_test:stats.zsplice.pipe_refs_follow_pipes"
 "ref_too_many|drivers/char/zsplice/splice.c|s/folio_ref_add\\(folio, nr\\);/folio_ref_add(folio, nr + 1);/|zsplice_lifetime_test:life.orphans_freed_after_rmmod"
 "eintr_on_signal|drivers/char/zsplice/splice.c|s/(#include <linux\\/splice.h>\\n)/\${1}#include <linux\\/sched\\/signal.h>\\n/; s/(\\tthis_cpu_inc\\(zdev->stats->splice\\[impl\\]\\.calls\\);\\n)/\${1}\\tif (signal_pending(current))\\n\\t\\treturn -ERESTARTSYS;\\n/|zsplice_signal_test:sig.zsplice_COPY.storm_no_eintr,sig.zsplice_ZEROPAGE.storm_no_eintr,sig.zsplice_FOLIO.storm_no_eintr,sig.fullsplice_FOLIO.storm_no_eintr"
-"fullsplice_write_count|drivers/char/zsplice/main.c|s/(zs_write_iter\\(.*?)\\tif \\(zdev->kind == ZS_FULL\\)\\n\\t\\treturn -ENOSPC;\\n/\${1}/s|zsplice_devices_test:dev.fullsplice.write"
+"fullsplice_write_count|drivers/char/zsplice/main.c|s/(zs_write_full\\(.*?)return -ENOSPC;/\${1}return count;/s|zsplice_devices_test:dev.fullsplice.write"
 "copy_uses_zeropage|drivers/char/zsplice/splice.c|s/ret = zs_splice_copy\\(zdev, file, ppos, pipe, len, flags\\);/ret = zs_splice_zero(zdev, impl, pipe, len);/|zsplice_fill_test:fill.zsplice_COPY_16k.small_splice_count zsplice_pipe_test:pp.zsplice_COPY.fionread_vs_getpipe_sz"
 "stat_not_incremented|drivers/char/zsplice/splice.c|s/\\t\\tthis_cpu_add\\(zdev->stats->splice\\[impl\\]\\.bytes, ret\\);\\n/\\t\\t;\\n/|zsplice_devices_test:stats.zsplice.splice_read_counters"
 "no_pipe_cap|drivers/char/zsplice/splice.c|s/return bytes < ZS_PIPE_MAX_BYTES \\? ZS_PIPE_MAX_BYTES - bytes : 0;/return ZS_PIPE_MAX_BYTES;/|zsplice_pipe_test:cap.fionread_capped_in_largest_pipe"
