@@ -52,6 +52,7 @@ mutants=(
 "no_pipe_cap|drivers/char/zsplice/splice.c|s/return bytes < ZS_PIPE_MAX_BYTES \\? ZS_PIPE_MAX_BYTES - bytes : 0;/return ZS_PIPE_MAX_BYTES;/|zsplice_pipe_test:cap.fionread_capped_in_largest_pipe"
 "fullsplice_nowait|drivers/char/zsplice/main.c|s/(\\.kind = ZS_FULL,\\n)/\${1}\\t\\t.fmode = FMODE_NOWAIT,\\n/|zsplice_devices_test:dev.fullsplice.rwf_nowait_like_mainline"
 "read_ignores_signal|drivers/char/zsplice/main.c|s/\\t\\tif \\(signal_pending\\(current\\)\\) \\{\\n\\t\\t\\terr = -ERESTARTSYS;\\n\\t\\t\\tbreak;\\n\\t\\t\\}\\n//|zsplice_signal_test:sig.zsplice_COPY.readv_1g_partial_like_mainline"
+"no_coalescing|drivers/char/zsplice/splice.c|s/n = min\\(len, zs_pages_buf_room\\(buf\\)\\);/n = 0;/|zsplice_pipe_test:pp.zsplice_ZEROPAGE.setpipe_sz_grow_shrink_ebusy_like_mainline"
 )
 
 if [ "$list" = 1 ]; then
@@ -127,6 +128,7 @@ guest() {
 		--file "$ko:/zs/zsplice.ko" "${files[@]}" -- "$cmd" >"$out/$name.log" 2>&1
 }
 
+main() {
 make -s -C "$top/selftests" >/dev/null 2>&1 || { echo "mutants: selftests do not build" >&2; exit 2; }
 
 echo "TAP version 13"
@@ -185,3 +187,7 @@ for m in "${sel[@]}"; do
 done
 echo "mutants: $caught caught of $total"
 [ "$failures" = 0 ] && [ "$caught" = "$total" ]
+}
+
+# The whole run is parsed before it starts: editing this file meanwhile is safe.
+main "$@"
