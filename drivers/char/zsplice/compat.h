@@ -17,15 +17,21 @@
  *                              (7.x) rather than vm_flags_t
  *   ZS_HAVE_VFS_MMAP           vfs_mmap() (7.x), where shmem has only
  *                              ->mmap_prepare; before it, call_mmap()
+ *   ZS_HAVE_MM_GET_UNMAPPED_AREA  mm_get_unmapped_area() exported (6.12,
+ *                              7.x); 6.1 calls mm->get_unmapped_area
+ *   ZS_HAVE_MM_GET_UNMAPPED_AREA_MM  ... and takes the mm first (6.12)
  */
 #ifndef _ZSPLICE_COMPAT_H
 #define _ZSPLICE_COMPAT_H
 
 #include <linux/bvec.h>
 #include <linux/fs.h>
+#include <linux/huge_mm.h>
+#include <linux/mman.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/pipe_fs_i.h>
+#include <linux/sched.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/splice.h>
@@ -182,5 +188,39 @@ static inline int zs_mmap_shared(struct vm_area_struct *vma)
 }
 
 #endif
+
+/*
+ * Where get_unmapped_area_zero() in mem.c places a mapping of /dev/zero.
+ * MAP_SHARED: shmem_get_unmapped_area(), not exported; with shmem's huge
+ * pages off for anonymous shared memory (the default) it returns what the
+ * mm's own allocator does, which is what we use.  MAP_PRIVATE: the mm's
+ * allocator up to 6.12; 7.x aligns to the PMD size where it can.
+ */
+#if defined(ZS_HAVE_MM_GET_UNMAPPED_AREA_MM)
+#define zs_mm_unmapped_area(file, addr, len, pgoff, flags) \
+	mm_get_unmapped_area(current->mm, file, addr, len, pgoff, flags)
+#elif defined(ZS_HAVE_MM_GET_UNMAPPED_AREA)
+#define zs_mm_unmapped_area	mm_get_unmapped_area
+#else
+#define zs_mm_unmapped_area(file, addr, len, pgoff, flags) \
+	current->mm->get_unmapped_area(file, addr, len, pgoff, flags)
+#endif
+
+#if defined(ZS_HAVE_VFS_MMAP) && defined(CONFIG_TRANSPARENT_HUGEPAGE)
+#define zs_private_unmapped_area	thp_get_unmapped_area
+#else
+#define zs_private_unmapped_area	zs_mm_unmapped_area
+#endif
+
+static inline unsigned long zs_zero_unmapped_area(struct file *file,
+						  unsigned long addr,
+						  unsigned long len,
+						  unsigned long pgoff,
+						  unsigned long flags)
+{
+	if (flags & MAP_SHARED)
+		return zs_mm_unmapped_area(NULL, addr, len, pgoff, flags);
+	return zs_private_unmapped_area(file, addr, len, pgoff, flags);
+}
 
 #endif /* _ZSPLICE_COMPAT_H */

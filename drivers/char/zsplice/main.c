@@ -220,6 +220,7 @@ static const struct file_operations zs_zero_fops = {
 	.splice_read	= zs_splice_read,
 	.splice_write	= zs_splice_write,
 	.mmap		= zs_mmap,
+	.get_unmapped_area = zs_zero_unmapped_area,
 	.unlocked_ioctl	= zs_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };
