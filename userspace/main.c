@@ -4,6 +4,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include <linux/zsplice.h>
+
 #include "zsbench.h"
 
 static void list(void)
@@ -29,6 +31,8 @@ static void list(void)
 
 static int applies(const struct zsb_workload *w, const struct zsb_impl *im, int threads)
 {
+	if (w->flags & WL_FLOOR)
+		return 0;
 	if (im->dev == ZSB_DEV_FULLSPLICE && !(w->flags & WL_FULL_OK))
 		return 0;
 	if ((w->flags & WL_SINGLE) && threads != 1)
@@ -41,10 +45,12 @@ static int finish(const struct zsb_opts *o, struct zsb_results *rs)
 	int rc = 0;
 
 	zsb_progress_done();
-	if (o->format_lkp)
+	if (o->format_lkp) {
 		zsb_format_lkp(stdout, rs);
-	else
+	} else {
 		zsb_report(stdout, rs, o->baseline);
+		zsb_report_floor(stdout, rs, o->baseline);
+	}
 	if (o->json) {
 		if (zsb_json_write_file(o->json, rs)) {
 			perror(o->json);
@@ -123,6 +129,18 @@ int main(int argc, char **argv)
 			for (int t = 0; t < o.nthreads; t++)
 				for (int k = 0; k < o.nimpls; k++)
 					total += applies(o.wls[w], o.impls[k], o.threads[t]);
+		const struct zsb_workload *floor = NULL;
+		int fast = 0;
+
+		for (size_t i = 0; i < zsb_nworkloads; i++)
+			if (zsb_workloads[i].flags & WL_FLOOR)
+				floor = &zsb_workloads[i];
+		for (int k = 0; k < o.nimpls; k++)
+			fast |= o.impls[k]->kimpl == ZSPLICE_IMPL_ZEROPAGE ||
+				o.impls[k]->kimpl == ZSPLICE_IMPL_FOLIO;
+		if (!floor || o.no_floor)
+			fast = 0;
+		total += fast ? o.nthreads : 0;
 		for (int w = 0; w < o.nwls; w++)
 			for (int t = 0; t < o.nthreads; t++)
 				for (int k = 0; k < o.nimpls; k++) {
@@ -131,6 +149,13 @@ int main(int argc, char **argv)
 					zsb_run_one(&o, o.impls[k], o.wls[w], o.threads[t],
 						    zsb_results_add(&rs), idx++, total);
 				}
+		for (int t = 0; fast && t < o.nthreads; t++) {
+			struct zsb_result *r = zsb_results_add(&rs);
+
+			zsb_run_one(&o, zsb_impl_find("folio"), floor, o.threads[t], r, idx++,
+				    total);
+			snprintf(r->impl, sizeof(r->impl), "%s", ZSB_FLOOR_IMPL);
+		}
 	}
 	if (o.stress_ng && zsb_stressng_run(&o, &rs))
 		rc = 1;

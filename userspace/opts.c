@@ -15,7 +15,7 @@ enum {
 	O_QUICK, O_QUIET, O_LIST, O_FIO_DIR, O_HELP,
 	O_LKP, O_LKP_STRESSNG, O_LKP_TIME, O_LKP_BYTES, O_LKP_INSTANCES,
 	O_MODEL, O_MODEL_INSTANCES, O_MODEL_RATE, O_MODEL_EXTRA, O_COMPARE,
-	O_FORMAT, O_VERSION, O_FILL_MAX,
+	O_FORMAT, O_VERSION, O_FILL_MAX, O_NO_FLOOR,
 };
 
 /*
@@ -43,6 +43,10 @@ const struct zsb_optdef zsb_optdefs[] = {
 	  "the fill counts, under 6 min on a 2-CPU TCG guest)" },
 	{ "baseline", O_BASELINE, "IMPL", NULL,
 	  "implementation the others are compared to (default copy)" },
+	{ "no-floor", O_NO_FLOOR, NULL, NULL,
+	  "do not measure the floor (the 1-byte splice pair that\n"
+	  "coalesces into our tail buffer; measured once per thread\n"
+	  "count when zeropage or folio is selected)" },
 	{ "quick", O_QUICK, NULL, NULL,
 	  "smoke-test settings: --runs 2 --duration 0.05 --threads 1\n"
 	  "--tool-duration 1" },
@@ -367,6 +371,7 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		case O_REPLOT: o->replot = optarg; break;
 		case O_COMPARE: o->compare[0] = optarg; break;
 		case O_VERSION: o->version = 1; break;
+		case O_NO_FLOOR: o->no_floor = 1; break;
 		case O_FILL_MAX:
 			if (parse_double("fill-max", optarg, 1, 1e12, &d, err, el))
 				return -1;

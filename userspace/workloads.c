@@ -94,6 +94,50 @@ static int wl_splice(struct zsb_wctx *c)
 	return 0;
 }
 
+/*
+ * The floor: the cheapest splice pair there is.  One byte from the device
+ * into a pipe whose tail buffer is one of ours with room (it coalesces: no
+ * new slot, no page reference), one byte from the pipe to /dev/null (the
+ * front is that same buffer: it shrinks, nothing is released).  Run with
+ * the folio implementation, whose 2 MiB tail takes 2 M loops to fill.
+ * Every fast-path rate is reported as a fraction of this.
+ */
+static int wl_floor(struct zsb_wctx *c)
+{
+	int p[2], dev, null;
+
+	dev = dev_open(c, O_RDONLY);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (dev < 0 || null < 0 || pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	/* two bytes, so that taking one leaves the buffer in place */
+	if (splice(dev, NULL, p[1], NULL, 2, 0) != 2) {
+		c->err = errno ? errno : EIO;
+		goto out;
+	}
+	zsb_begin(c);
+	while (!*c->stop) {
+		ssize_t n = splice(dev, NULL, p[1], NULL, 1, 0);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			c->err = errno;
+			break;
+		}
+		if (drain(p[0], null, 1) < 0)
+			break;
+		c->ops++;
+		c->bytes++;
+	}
+out:
+	close(p[0]);
+	close(p[1]);
+	close(dev);
+	close(null);
+	return 0;
+}
+
 /* xorshift32, fixed seed per thread, so pipe sizes and flags repeat */
 static uint32_t rnd(uint32_t *s)
 {
@@ -584,5 +628,7 @@ const struct zsb_workload zsb_workloads[] = {
 	  "io_uring reads of 2 MiB, counting io-wq workers" },
 	{ "splice-write", "splice-write-64K", 64 * KB, wl_splice_write, WL_FULL_OK, 1,
 	  "splice 64 KiB pipe -> device (discard, or ENOSPC on fullsplice)" },
+	{ "floor", "floor", 1, wl_floor, WL_FLOOR, 0,
+	  "1-byte splice pair coalescing into our tail: no slot, no page ref" },
 };
 const size_t zsb_nworkloads = sizeof(zsb_workloads) / sizeof(zsb_workloads[0]);

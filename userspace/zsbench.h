@@ -46,6 +46,7 @@ typedef int (*zsb_wl_fn)(struct zsb_wctx *c);
 #define WL_FULL_OK	1	/* meaningful on /dev/fullsplice */
 #define WL_SINGLE	2	/* only with one thread */
 #define WL_FILL		4	/* figure is a count, not a rate */
+#define WL_FLOOR	8	/* the floor: run once per thread count, on folio */
 
 struct zsb_workload {
 	const char *name;	/* "splice" */
@@ -165,6 +166,7 @@ struct zsb_opts {
 	const char *replot;
 	const char *compare[2];	/* --compare BASE.json CAND.json */
 	int format_lkp;		/* --format=lkp */
+	int no_floor;
 	int version;
 	const char *module;
 	const char *fio_dir;
@@ -217,6 +219,10 @@ extern int zsb_quiet;
 
 /* ---- report (report.c) ---- */
 void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline);
+/* the implementation name of the floor records */
+#define ZSB_FLOOR_IMPL	"floor"
+/* fast-path rates as fractions of the floor, beside their ratio to the baseline */
+void zsb_report_floor(FILE *f, const struct zsb_results *rs, const char *baseline);
 /* the table between two runs; -1 when no record is in both */
 int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_results *cand,
 		const char *bname, const char *cname);

@@ -130,8 +130,9 @@ while read -r st name; do
 done < "$DIR/checks.txt"
 
 awk '/^\{"source"/ { n++; if ($0 !~ /"threads":2/ || $0 ~ /"unsupported":true/) bad++ }
-     END { exit !(n == 9 && !bad) }' "$DIR/smoke2.json"
-tap $? "2-thread records present and supported"
+     /"impl":"floor"/ { fl++ }
+     END { exit !(n == 10 && fl == 1 && !bad) }' "$DIR/smoke2.json"
+tap $? "2-thread records present and supported, the floor among them"
 
 echo "1..$n"
 exit $fail

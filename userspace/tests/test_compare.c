@@ -89,6 +89,35 @@ int main(void)
 	fclose(f);
 	tap_ok(ret == -1 && strstr(out, "no record is in both"), "nothing in common: -1");
 	free(out);
+	/* floor-relative figures: 40000 of a 100000 floor, 20x copy's 2000 */
+	{
+		struct zsb_results fr = { 0 };
+		static const double cp[] = { 2000 }, fo[] = { 40000 }, fl[] = { 100000 };
+
+		add(&fr, "copy", "zsbench.splice-64K.1t.ops_per_sec", cp, 1);
+		add(&fr, "folio", "zsbench.splice-64K.1t.ops_per_sec", fo, 1);
+		add(&fr, ZSB_FLOOR_IMPL, "zsbench.floor.1t.ops_per_sec", fl, 1);
+		for (int i = 0; i < fr.n; i++) {
+			snprintf(fr.r[i].source, sizeof(fr.r[i].source), "zsbench");
+			fr.r[i].threads = 1;
+		}
+		f = open_memstream(&out, &len);
+		zsb_report_floor(f, &fr, "copy");
+		fclose(f);
+		tap_ok(strstr(out, "       40000    20.0x     0.40  folio          "
+			       "zsbench.splice-64K.1t.ops_per_sec\n") &&
+		       strstr(out, "floor, 1 thread(s): 100000 ops/s"),
+		       "floor-relative: 0.40 of the floor beside 20.0x copy");
+		if (!strstr(out, "0.40"))
+			printf("# output:\n%s", out);
+		free(out);
+		f = open_memstream(&out, &len);
+		zsb_report(f, &fr, "copy");
+		fclose(f);
+		tap_ok(!strstr(out, "candidate: floor"), "the floor is no candidate in the table");
+		free(out);
+		free(fr.r);
+	}
 	unlink(bj);
 	unlink(cj);
 	free(b.r);
