@@ -7,7 +7,8 @@
 # otherwise in the QEMU guest of the test rig.  Results land in results/:
 # zsbench.txt (the table), zsbench.json, zsbench.png, zsbench-threads.png.
 #
-# Environment: ZSBENCH_ARGS replaces the default zsbench arguments (--all);
+# Environment: ZSBENCH_ARGS replaces the default zsbench arguments (--all;
+# with --lkp-splice the cached stress-ng V0.17.00 goes into the guest too);
 # BENCH_WHERE=host|vm forces the place; KVER as for the rig.
 set -euo pipefail
 
@@ -50,6 +51,12 @@ vm)
 	make -C "$top" KVER="$kver" module userspace >&2
 	out=$res/vm
 	rm -rf "$out"
+	# --lkp-splice wants LKP's stress-ng at the same path in the guest
+	lkp=()
+	lkpbin=${ZS_CACHE:-/var/cache/zsplice}/stress-ng/V0.17.00/stress-ng
+	if [[ " $args " == *" --lkp-splice "* ]] && [ -x "$lkpbin" ]; then
+		lkp=(--file "$lkpbin:$lkpbin")
+	fi
 	# Guest booted with mitigations=off: under TCG every syscall entry
 	# otherwise pays for retpolines and page-table switches, which hides
 	# the differences between implementations (Documentation/benchmarking.rst).
@@ -58,7 +65,7 @@ vm)
 		--append "mitigations=off" \
 		--file "$top/zsplice.ko" \
 		--file "$top/userspace/zsbench:/zs/bin/zsbench" \
-		--file "$top/userspace/fio:/zs/fio" \
+		--file "$top/userspace/fio:/zs/fio" "${lkp[@]}" \
 		--collect /tmp/zsbench.json --collect /tmp/zsbench.txt \
 		-- \
 		"zsbench --module /zs/zsplice.ko --fio-dir /zs/fio $args --json /tmp/zsbench.json > /tmp/zsbench.txt"
