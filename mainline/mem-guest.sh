@@ -30,13 +30,8 @@ section() {
 }
 
 echo "# kernel $(uname -r), $(nproc) cpus, impl $ZSPLICE_MAINLINE_IMPL"
-fill() {
-	for s in 4096 65536 1048576; do
-		/zs/bin/zerofill /dev/zero $s
-		/zs/bin/zerofill /dev/full $s
-	done
-}
-section zerofill fill
+section zerofill sh -c 'for s in 4096 65536 1048576; do
+	/zs/bin/zerofill /dev/zero $s; /zs/bin/zerofill /dev/full $s; done'
 
 if [ "${MEM_TESTS:-1}" = 1 ]; then
 	for t in /zs/bin/zsplice_*_test; do
@@ -47,7 +42,7 @@ fi
 
 if [ -x /zs/bin/zsbench ]; then
 	# shellcheck disable=SC2086
-	section zsbench /zs/bin/zsbench --impl devzero --json /tmp/zsbench.json \
+	section zsbench /zs/bin/zsbench --quiet --impl devzero --json /tmp/zsbench.json \
 		${ZSBENCH_ARGS:---workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K,sendfile-tcp-64K,fill --threads 1,2 --runs 5}
 fi
 
