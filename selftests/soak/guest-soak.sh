@@ -66,8 +66,10 @@ run() {
 }
 
 # Calls that reached the driver: reads, writes and splices, both devices.
+# The module's call counters: debugfs since the driver rework (sysfs before).
 driver_calls() {
-	cat /sys/class/misc/zsplice/stats /sys/class/misc/fullsplice/stats 2>/dev/null |
+	cat /sys/kernel/debug/zsplice/zsplice/stats /sys/kernel/debug/zsplice/fullsplice/stats \
+	    /sys/class/misc/zsplice/stats /sys/class/misc/fullsplice/stats 2>/dev/null |
 		awk '$1 ~ /_calls$/ { s += $2 } END { print s + 0 }'
 }
 
