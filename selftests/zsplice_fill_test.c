@@ -16,7 +16,9 @@
  * 1-byte fill of a 1 MiB pipe would be 535 million calls.
  * ZSPLICE_FILL_BUDGET=0 forces k = 1 everywhere.  What the pipe holds is
  * read back and checked for the first 8 MiB; the rest (up to 510 MiB of
- * folio buffers) is spliced to /dev/null and counted.
+ * folio buffers) is spliced to /dev/null and counted.  For copy the
+ * kernel's own /dev/zero (/dev/full) is filled the same way in the same
+ * run and must give the same count (EINVAL before 6.7: no splice_read).
  */
 #include "zsplice_util.h"
 #include "kselftest_harness.h"
@@ -131,6 +133,27 @@ TEST_F_TIMEOUT(fill, small_splice_count, 120)
 			again++;
 		EXPECT_EQ(expect, again);
 		EXPECT_EQ(0, zs_read_zeros(self->p[0], again * k));
+	}
+	/* copy is mainline's copy_splice_read: the same count from the kernel's own device */
+	if (variant->impl == ZSPLICE_IMPL_COPY) {
+		int ref = open(zs_ref_path(variant->full), O_RDONLY | O_CLOEXEC), q[2];
+		long rc = 0;
+
+		ASSERT_LE(0, ref);
+		ASSERT_EQ(0, zs_pipe(q, variant->pipe_size, O_NONBLOCK));
+		while ((n = splice(ref, NULL, q[1], NULL, k, 0)) == k && rc <= expect)
+			rc++;
+		TH_LOG("%s, same pipe: %ld splices (%s)", zs_ref_path(variant->full), rc,
+		       n < 0 ? strerror(errno) : "ok");
+		if (zs_mainline_impl() == ZSPLICE_IMPL_COPY) {
+			EXPECT_EQ(count, rc);
+		} else if (zs_mainline_impl() == ZSPLICE_IMPL_NONE) {
+			EXPECT_EQ(0, rc);
+			EXPECT_EQ(EINVAL, errno);
+		}
+		close(q[0]);
+		close(q[1]);
+		close(ref);
 	}
 }
 
