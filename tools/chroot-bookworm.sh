@@ -10,7 +10,8 @@
 #   tools/chroot-bookworm.sh run [KVER] -- CMD  run CMD (bash -c) as root in a
 #                                               throw-away copy of the base,
 #                                               with this tree's committed files
-#                                               (git archive HEAD) in /src
+#                                               (git archive HEAD, or
+#                                               ZS_CHROOT_REV) in /src
 #
 # The base lives in /var/cache/zsplice/chroot-bookworm/<key>/root, keyed by
 # the package list and the kernel; it is never changed after it is built.
@@ -111,8 +112,9 @@ SRC
 	echo "$dir/root"
 }
 
+work=
 run() { # KVER CMD
-	local kver=$1 cmd=$2 b work r
+	local kver=$1 cmd=$2 b r
 	b=$(base "$kver")
 	work=$(mktemp -d /var/tmp/zsplice-chroot.XXXXXX)
 	mkdir -p "$work/upper" "$work/work" "$work/root"
@@ -135,7 +137,7 @@ run() { # KVER CMD
 	trap cleanup EXIT
 	mount_all "$r"
 	mkdir -p "$r/src"
-	git -C "$top" archive HEAD | tar -C "$r/src" -x
+	git -C "$top" archive "${ZS_CHROOT_REV:-HEAD}" | tar -C "$r/src" -x
 	if [ -n "${ZS_CHROOT_EXTRA:-}" ]; then
 		in_chroot "$r" "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $ZS_CHROOT_EXTRA" \
 			>"$work/extra.log" 2>&1 ||
