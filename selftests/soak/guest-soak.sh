@@ -73,8 +73,11 @@ driver_calls() {
 		awk '$1 ~ /_calls$/ { s += $2 } END { print s + 0 }'
 }
 
+# The project's kernel-splat patterns (selftests/vm/splats.sh, shipped
+# next to this script).
+. "$here/splats.sh"
 splats() {
-	dmesg | grep -cE 'BUG:|WARNING:|Oops|general protection|blocked for more than|refcount_t:|kernel BUG at|UBSAN:|KASAN:|list_(add|del) corruption'
+	dmesg | grep -cE "$ZS_SPLAT_RE"
 }
 
 echo "# soak: $(uname -r), $(nproc) cpus, budget $minutes min (trinity ${t_trinity}s, switch ${t_switch}s, $rounds unload rounds), programs in ${bin:-?}"
@@ -199,7 +202,7 @@ if [ "$(splats)" -eq 0 ]; then
 	echo "ok 1 - no kernel splat in the whole soak"
 else
 	echo "not ok 1 - kernel splats in dmesg"
-	dmesg | grep -E -A 20 'BUG:|WARNING:|Oops' | head -n 60 | sed 's/^/# /'
+	dmesg | grep -E -A 20 "$ZS_SPLAT_RE" | head -n 60 | sed 's/^/# /'
 fi
 section_end splats 0
 exit 0

@@ -69,7 +69,8 @@ if [ "$build" = 1 ]; then
 	make -s -C "$top/selftests" zsplice_splice_test >>"$out/build.log" 2>&1 || true
 fi
 
-files=(--file "$here/guest-soak.sh:/zs/bin/guest-soak.sh")
+files=(--file "$here/guest-soak.sh:/zs/bin/guest-soak.sh"
+	--file "$top/selftests/vm/splats.sh:/zs/bin/splats.sh")
 missing=""
 if [ -f "$top/zsplice.ko" ]; then
 	files+=(--file "$top/zsplice.ko:/zs/zsplice.ko")

@@ -412,10 +412,12 @@ for f in "$out"/*.b64; do
 	rm -f "$f"
 done
 
-# Kernel splats: print from a little before the first one.
-splat_re='BUG:|WARNING:|Oops|general protection|blocked for more than|Kernel panic|list_del corruption|list_add corruption|refcount_t:|kernel BUG at|UBSAN:|KASAN:|KFENCE:|detected stalls on CPU|self-detected stall|Unable to handle kernel|unreferenced object'
+# Kernel splats (the project's one list, splats.sh): print from a little
+# before the first one.
+# shellcheck source=selftests/vm/splats.sh
+. "$here/splats.sh"
 splat=0
-if line=$(grep -anE "$splat_re" "$out/console.log" | head -n 1 | cut -d: -f1) && [ -n "$line" ]; then
+if line=$(grep -anE "$ZS_SPLAT_RE" "$out/console.log" | head -n 1 | cut -d: -f1) && [ -n "$line" ]; then
 	splat=1
 	{
 		echo "zsvm: ---- guest kernel log from line $line of $out/console.log ----"
