@@ -8,7 +8,9 @@
 #     block of deeper-indented subtests is a summary and is not counted,
 #     except a "not ok" summary whose subtests all passed (one failure);
 #   - "# SKIP" results as skipped, "# XFAIL" as passed, "not ok ... # TODO"
-#     as skipped;
+#     as skipped, a "1..0 # SKIP" plan (a whole program skipped) as one
+#     skipped;
+#   - KTAP's version lines, "# Subtest:" and "# Totals:" are comments;
 #   - fewer top-level results than the plan(s) announced: the missing ones
 #     fail;
 #   - a section that ended with a nonzero status and no failing result
@@ -61,9 +63,15 @@ FNR == 1 {
 }
 
 # Plans: "1..N" (KTAP "  1..N" for subtests is ignored: leaves are counted).
+# "1..0 # SKIP reason" (kselftest's ksft_exit_skip, ktap_skip_all) is one
+# skipped result.
 /^[ \t]*1\.\.[0-9]+/ {
 	match($0, /^[ \t]*/); ind = RLENGTH
 	if (topind < 0) topind = ind
+	if ($0 ~ /^[ \t]*1\.\.0([ \t]|$)/ && $0 ~ /#[ \t]*[Ss][Kk][Ii][Pp]/) {
+		skipped++; sec_skip++
+		next
+	}
 	if (ind == topind) { n = $0; sub(/^[ \t]*1\.\./, "", n); plan += n + 0 }
 	next
 }
