@@ -5,25 +5,24 @@
 # staged `make install-module INSTALL_MOD_PATH=...` under /zs/stage; this
 # puts the staged updates/zsplice.ko into the guest's module tree, runs
 # depmod, then modinfo, modprobe with a parameter and modprobe -r.  Leaves
-# the module as it found it.  Prints TAP.
+# the module as it found it.  KTAP, through the kernel's ktap_helpers.sh
+# (KSFT_DIR: tools/testing/selftests of a kernel tree); skips without a
+# staged install (outside `make check`).
+
+. "${KSFT_DIR:-/usr/src/linux-source-6.12/linux-source-6.12/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 
 kver=$(uname -r)
 staged=/zs/stage/lib/modules/$kver/updates/zsplice.ko
 dest=/lib/modules/$kver/updates
-n=0
-fails=0
 
-t() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+t() { if [ "$1" -eq 0 ]; then ktap_test_pass "$2"; else ktap_test_fail "$2"; fi; }
 
-echo "1..8"
+ktap_print_header
+if [ ! -d /zs/stage ]; then
+	ktap_skip_all "no staged make install-module in /zs/stage (make check stages it)"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 8
 [ -f "$staged" ]
 t $? "make install-module staged updates/zsplice.ko (not compressed)"
 
@@ -61,6 +60,6 @@ rm -f "$dest/zsplice.ko" && depmod "$kver" &&
 t $? "uninstalled from the guest's module tree"
 
 if [ "$was_loaded" = 1 ] && [ -n "${ZSPLICE_KO:-}" ]; then
-	insmod "$ZSPLICE_KO" || echo "# could not reload $ZSPLICE_KO"
+	insmod "$ZSPLICE_KO" || ktap_print_msg "could not reload $ZSPLICE_KO"
 fi
-[ "$fails" -eq 0 ]
+ktap_finished

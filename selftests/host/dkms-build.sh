@@ -3,7 +3,8 @@
 #
 # Host test: dkms builds zsplice from dkms.conf for the guest kernel, in a
 # private source and dkms tree (nothing is registered with the system's
-# dkms).  Then the built module's modinfo is checked.  Prints TAP.
+# dkms).  Then the built module's modinfo is checked.  KTAP, through the
+# kernel's ktap_helpers.sh.
 #
 # Usage: selftests/host/dkms-build.sh KVER WORKDIR
 set -u
@@ -11,20 +12,14 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=$1
 work=$2
-n=0
-fails=0
+# shellcheck source=selftests/vm/kver.sh
+. "$top/selftests/vm/kver.sh"
+. "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 
-t() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+t() { if [ "$1" -eq 0 ]; then ktap_test_pass "$2"; else ktap_test_fail "$2"; fi; }
 
-echo "1..3"
+ktap_print_header
+ktap_set_plan 3
 ver=$(cat "$top/VERSION")
 src=$work/src/zsplice-$ver
 rm -rf "$work"
@@ -50,4 +45,4 @@ info=$(modinfo "$ko" 2>&1)
 echo "$info" | grep -q "^version: *$ver\$" &&
 	echo "$info" | grep -q '^parm: *splice_impl:.*none, copy, zeropage or folio'
 t $? "modinfo shows version $ver and splice_impl"
-[ $fails -eq 0 ]
+ktap_finished

@@ -3,7 +3,7 @@
 #
 # Host test: the kernel code is checkpatch --strict clean (checkpatch.pl
 # from linux-source-6.12) and builds without a sparse (C=2) or W=1
-# warning.  Prints TAP.
+# warning.  KTAP, through the kernel's ktap_helpers.sh.
 #
 # Usage: selftests/host/lint.sh KVER WORKDIR
 set -u
@@ -14,9 +14,10 @@ work=$2
 # shellcheck source=selftests/vm/kver.sh
 . "$top/selftests/vm/kver.sh"
 checkpatch=$(zs_src_tree)/scripts/checkpatch.pl
-fails=0
+. "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 
-echo "1..3"
+ktap_print_header
+ktap_set_plan 3
 mkdir -p "$work"
 cd "$top" || exit 1
 mapfile -t srcs < <(git ls-files 'drivers/*.[ch]' 'include/*.[ch]')
@@ -24,16 +25,15 @@ perl "$checkpatch" --strict --no-tree --terse --show-types -f "${srcs[@]}" \
 	>"$work/checkpatch.log" 2>&1
 if [ -s "$work/checkpatch.log" ]; then
 	sed 's/^/# /' "$work/checkpatch.log"
-	echo "not ok 1 - checkpatch.pl --strict on drivers/ and include/"
-	fails=1
+	ktap_test_fail "checkpatch.pl --strict on drivers/ and include/"
 else
-	echo "ok 1 - checkpatch.pl --strict on drivers/ and include/ (${#srcs[@]} files)"
+	ktap_test_pass "checkpatch.pl --strict on drivers/ and include/ (${#srcs[@]} files)"
 fi
 
 # A separate build tree, so the module the tests use is left alone.
 rm -rf "$work/tree"
 mkdir -p "$work/tree"
-git ls-files Kbuild drivers include | xargs cp --parents -t "$work/tree"
+git ls-files Kbuild VERSION drivers include | xargs cp --parents -t "$work/tree"
 # kernels.sh exec: in the trixie chroot for a trixie kernel.
 ZS_BINDS=$work bash "$top/selftests/vm/kernels.sh" exec "$kver" \
 	make -C "$(zs_kdir "$kver")" M="$work/tree" C=2 W=1 modules \
@@ -41,20 +41,18 @@ ZS_BINDS=$work bash "$top/selftests/vm/kernels.sh" exec "$kver" \
 rc=$?
 if [ $rc -ne 0 ] || grep -qE 'warning:|error:' "$work/build.log"; then
 	grep -E 'warning:|error:' "$work/build.log" | sed 's/^/# /'
-	echo "not ok 2 - sparse (C=2) and W=1 build for $kver without warnings (rc=$rc)"
-	fails=1
+	ktap_test_fail "sparse (C=2) and W=1 build for $kver without warnings (rc=$rc)"
 else
-	echo "ok 2 - sparse (C=2) and W=1 build for $kver without warnings"
+	ktap_test_pass "sparse (C=2) and W=1 build for $kver without warnings"
 fi
 # Kbuild turns sparse off (with a make warning, not a compiler one) when
 # the sparse it finds cannot parse the kernel's headers: 7.x needs a sparse
 # that knows __typeof_unqual__, which Debian's 0.6.4 does not.
 if grep -q 'specified, but .* not available or not up to date' "$work/build.log"; then
-	echo "ok 3 - sparse ran on every file # SKIP kbuild disabled sparse for $kver (its headers need a sparse that parses __typeof_unqual__; Debian has 0.6.4)"
+	ktap_test_skip "sparse ran on every file: kbuild disabled sparse for $kver (its headers need a sparse that parses __typeof_unqual__; Debian has 0.6.4)"
 elif grep -q '^  CHECK ' "$work/build.log"; then
-	echo "ok 3 - sparse ran on every file ($(grep -c '^  CHECK ' "$work/build.log") CHECK lines)"
+	ktap_test_pass "sparse ran on every file ($(grep -c '^  CHECK ' "$work/build.log") CHECK lines)"
 else
-	echo "not ok 3 - sparse ran on every file: no CHECK line in the build log"
-	fails=1
+	ktap_test_fail "sparse ran on every file: no CHECK line in the build log"
 fi
-exit $fails
+ktap_finished

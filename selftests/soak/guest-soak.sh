@@ -6,9 +6,11 @@
 # $SOAK_BIN (default: the directory of this script, then /zs/bin, then
 # PATH).  Every phase is one section
 #   # ZSVM-BEGIN soak:NAME
-#   ...TAP...
+#   ...KTAP...
 #   # ZSVM-END soak:NAME rc=N
-# as selftests/vm/tapcount.awk counts them.
+# as selftests/vm/tapcount.awk counts them.  Its own results are KTAP
+# through the kernel's kselftest/ktap_helpers.sh (KSFT_DIR; the rig puts it
+# at the host's linux-source path).
 #
 # Phases: baseline → trinity (unprivileged, the devices as victims) →
 # sanity after trinity (bad-input table, driver kselftests present in
@@ -45,20 +47,30 @@ tmo_extra=120
 state=/tmp/soak
 mkdir -p "$state"
 
-section_begin() { echo "# ZSVM-BEGIN soak:$1"; }
+ktap=${KSFT_DIR:-/usr/src/linux-source-6.12/linux-source-6.12/tools/testing/selftests}/kselftest/ktap_helpers.sh
+# section_begin NAME [PLAN]: a section; with PLAN, a KTAP document of this
+# script's own results (the helpers sourced again: fresh counters).
+section_begin() {
+	echo "# ZSVM-BEGIN soak:$1"
+	if [ -n "${2:-}" ]; then
+		. "$ktap"
+		ktap_print_header
+		ktap_set_plan "$2"
+	fi
+}
 section_end() { echo "# ZSVM-END soak:$1 rc=$2"; }
 
 # run NAME TIMEOUT CMD...: one program as one section, killed when hung.
 run() {
 	name=$1 tmo=$2
 	shift 2
-	section_begin "$name"
 	if [ ! -x "$1" ]; then
-		echo "1..1"
-		echo "not ok 1 - $1 missing (build failed?)"
+		section_begin "$name" 1
+		ktap_test_fail "$1 missing (build failed?)"
 		section_end "$name" 1
 		return 1
 	fi
+	section_begin "$name"
 	timeout -s KILL "$tmo" "$@"
 	rc=$?
 	section_end "$name" "$rc"
@@ -83,14 +95,13 @@ splats() {
 echo "# soak: $(uname -r), $(nproc) cpus, budget $minutes min (trinity ${t_trinity}s, switch ${t_switch}s, $rounds unload rounds), programs in ${bin:-?}"
 
 # ------------------------------------------------------------- module
-section_begin module
-echo "1..1"
+section_begin module 1
 if grep -q '^zsplice ' /proc/modules; then
-	echo "ok 1 - zsplice already loaded"
+	ktap_test_pass "zsplice already loaded"
 elif out=$(insmod "$ZSPLICE_KO" 2>&1); then
-	echo "ok 1 - insmod $ZSPLICE_KO"
+	ktap_test_pass "insmod $ZSPLICE_KO"
 else
-	echo "not ok 1 - insmod $ZSPLICE_KO: $out"
+	ktap_test_fail "insmod $ZSPLICE_KO: $out"
 fi
 n=0
 while [ ! -c /dev/zsplice ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
@@ -100,8 +111,7 @@ run baseline 120 "$bin/soak_account" -s "$state/baseline"
 
 # ------------------------------------------------------------ trinity
 # An unprivileged user, a victim directory holding only the two devices.
-section_begin trinity
-echo "1..3"
+section_begin trinity 3
 grep -q '^fuzz:' /etc/passwd || echo 'fuzz:x:1000:1000:fuzz:/tmp/fuzz:/bin/sh' >>/etc/passwd
 grep -q '^fuzz:' /etc/group || echo 'fuzz:x:1000:' >>/etc/group
 rm -rf /tmp/fuzz /tmp/victims
@@ -152,22 +162,22 @@ if [ -z "$count" ]; then
 fi
 echo "# SOAK-TRINITY syscalls=${count:-0} seconds=$t_trinity"
 if [ "${count:-0}" -gt 0 ]; then
-	echo "ok 1 - trinity ran ${count} syscalls as uid 1000 against the devices"
+	ktap_test_pass "trinity ran ${count} syscalls as uid 1000 against the devices"
 else
-	echo "not ok 1 - trinity ran no syscalls (see log above)"
+	ktap_test_fail "trinity ran no syscalls (see log above)"
 fi
 calls1=$(driver_calls)
 echo "# SOAK-TRINITY driver_calls=$((calls1 - calls0))"
 if [ "$((calls1 - calls0))" -gt 0 ]; then
-	echo "ok 2 - trinity reached the driver ($((calls1 - calls0)) read/write/splice calls counted by its stats)"
+	ktap_test_pass "trinity reached the driver ($((calls1 - calls0)) read/write/splice calls counted by its stats)"
 else
-	echo "not ok 2 - trinity never reached the driver (victim files not used?)"
+	ktap_test_fail "trinity never reached the driver (victim files not used?)"
 fi
 splats1=$(splats)
 if [ "$splats1" -eq "$splats0" ]; then
-	echo "ok 3 - no kernel splat during trinity"
+	ktap_test_pass "no kernel splat during trinity"
 else
-	echo "not ok 3 - kernel splat during trinity ($((splats1 - splats0)) lines)"
+	ktap_test_fail "kernel splat during trinity ($((splats1 - splats0)) lines)"
 	dmesg | tail -n 40 | sed 's/^/# /'
 fi
 # trinity's leftovers (test files, shm) must not count as a leak
@@ -196,12 +206,11 @@ run unload $((rounds * 20 + tmo_extra)) "$bin/soak_unload" -r "$rounds"
 # ---------------------------------------------------------- accounting
 run account 300 "$bin/soak_account" -c "$state/baseline"
 
-section_begin splats
-echo "1..1"
+section_begin splats 1
 if [ "$(splats)" -eq 0 ]; then
-	echo "ok 1 - no kernel splat in the whole soak"
+	ktap_test_pass "no kernel splat in the whole soak"
 else
-	echo "not ok 1 - kernel splats in dmesg"
+	ktap_test_fail "kernel splats in dmesg"
 	dmesg | grep -E -A 20 "$ZS_SPLAT_RE" | head -n 60 | sed 's/^/# /'
 fi
 section_end splats 0

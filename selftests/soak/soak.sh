@@ -43,12 +43,20 @@ rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 verdict=$out/verdict.tap
-n=0
+# The host's own results: KTAP through the kernel's ktap_helpers.sh.
+# shellcheck source=selftests/vm/kver.sh
+. "$top/selftests/vm/kver.sh"
+. "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 host_result() { # host_result ok|"not ok" TEXT
-	n=$((n + 1))
-	echo "$1 $n - $2" | tee -a "$verdict"
+	if [ "$1" = ok ]; then ktap_test_pass "$2"; else ktap_test_fail "$2"; fi >>"$verdict"
+	tail -n 1 "$verdict"
 }
-echo "# ZSVM-BEGIN soak:host" >"$verdict"
+{
+	echo "# ZSVM-BEGIN soak:host"
+	ktap_print_header
+	# two builds unless --no-build, and the guest run
+	ktap_set_plan $((build == 1 ? 3 : 1))
+} >"$verdict"
 
 # ------------------------------------------------------------------ build
 if [ "$build" = 1 ]; then

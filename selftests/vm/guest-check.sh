@@ -5,9 +5,10 @@
 # sh).  Loads /zs/zsplice.ko, runs every expected kselftest binary, the
 # zsbench smoke test and any extra guest scripts, each in a section
 #   # ZSVM-BEGIN name
-#   ...its TAP/KTAP output...
+#   ...its KTAP output...
 #   # ZSVM-END name rc=N
-# that check.sh counts.  Expected binaries are listed in /zs/tests.list so
+# that check.sh counts.  This script's own results are KTAP through the
+# kernel's kselftest/ktap_helpers.sh (the rig puts it at the host's path).  Expected binaries are listed in /zs/tests.list so
 # that a missing one is reported, not silently skipped.
 #
 # Environment: ZSVM_TEST_TIMEOUT seconds per test program (default 600).
@@ -15,6 +16,14 @@
 ZSPLICE_KO=${ZSPLICE_KO:-/zs/zsplice.ko}
 export ZSPLICE_KO
 tmo=${ZSVM_TEST_TIMEOUT:-600}
+KSFT_DIR=${KSFT_DIR:-/usr/src/linux-source-6.12/linux-source-6.12/tools/testing/selftests}
+export KSFT_DIR
+. "$KSFT_DIR/kselftest/ktap_helpers.sh"
+
+# one pass|fail|skip TEXT: a whole KTAP document of one result.
+one() {
+	(ktap_print_header; ktap_set_plan 1; "ktap_test_$1" "$2")
+}
 
 # run NAME CMD...: one section; a hung program is killed after $tmo s.
 run() {
@@ -28,12 +37,12 @@ run() {
 
 echo "# ZSVM-BEGIN guest:module"
 if [ ! -f "$ZSPLICE_KO" ]; then
-	echo "not ok 1 - load zsplice.ko: $ZSPLICE_KO missing (make module failed?)"
+	one fail "load zsplice.ko: $ZSPLICE_KO missing (make module failed?)"
 elif out=$(insmod "$ZSPLICE_KO" 2>&1); then
-	echo "ok 1 - load zsplice.ko"
+	one pass "load zsplice.ko"
 	grep -E '^zsplice ' /proc/modules | sed 's/^/# /'
 else
-	echo "not ok 1 - load zsplice.ko: $out"
+	one fail "load zsplice.ko: $out"
 fi
 echo "# ZSVM-END guest:module rc=0"
 
@@ -44,7 +53,7 @@ if [ -s /zs/tests.list ]; then
 			run "$t" "/zs/bin/$t"
 		else
 			echo "# ZSVM-BEGIN $t"
-			echo "not ok 1 - $t: binary missing (build failed?)"
+			one fail "$t: binary missing (build failed?)"
 			echo "# ZSVM-END $t rc=1"
 		fi
 	done </zs/tests.list
@@ -54,7 +63,7 @@ if [ -f /zs/smoke.sh ]; then
 	run smoke.sh bash /zs/smoke.sh
 else
 	echo "# ZSVM-BEGIN smoke.sh"
-	echo "not ok 1 - userspace/tests/smoke.sh missing"
+	one fail "userspace/tests/smoke.sh missing"
 	echo "# ZSVM-END smoke.sh rc=1"
 fi
 
@@ -66,12 +75,12 @@ done
 echo "# ZSVM-BEGIN guest:unload"
 if grep -q '^zsplice ' /proc/modules; then
 	if out=$(rmmod zsplice 2>&1); then
-		echo "ok 1 - unload zsplice"
+		one pass "unload zsplice"
 	else
-		echo "not ok 1 - unload zsplice: $out"
+		one fail "unload zsplice: $out"
 	fi
 else
-	echo "ok 1 - unload zsplice # SKIP not loaded"
+	one skip "unload zsplice: not loaded"
 fi
 echo "# ZSVM-END guest:unload rc=0"
 exit 0

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The VM rig tests itself: boots guests that must fail in known ways and
-# checks that run.sh reports each one correctly.  Prints TAP; every
+# checks that run.sh reports each one correctly.  KTAP (the kernel's
+# kselftest/ktap_helpers.sh); every
 # assertion is one test.  A rig that cannot fail is no rig.
 #
 # Usage: selftest-rig.sh [--out DIR]   (KVER= selects the guest kernel)
@@ -17,11 +18,10 @@ kver=${KVER:-$(zs_installed_kver)}
 export KVER=$kver
 rm -rf "$out"
 mkdir -p "$out"
-n=0
-failures=0
+. "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $*"; }
+ok() { ktap_test_pass "$*"; }
+notok() { ktap_test_fail "$*"; }
 check() { # check DESCRIPTION CONDITION...
 	local d=$1
 	shift
@@ -41,8 +41,8 @@ vm() {
 	sed 's/^/#   /' "$out/$name/zsvm.err" | grep -E 'zsvm: [A-Za-z]' | grep -v 'zsvm: guest up' | head -n 5
 }
 
-echo "TAP version 13"
-echo "1..12"
+ktap_print_header
+ktap_set_plan 12
 
 # 1. A command that succeeds, with a file in and a file back.
 echo "zsvm payload $$" >"$out/payload.txt"
@@ -86,4 +86,4 @@ check "guest that dies unreported gives status 4 (got $rc)" [ "$rc" = 4 ]
 check "missing status is reported as such" \
 	grep -q 'zsvm: guest did not report an exit status' "$out/die/zsvm.err"
 
-[ "$failures" = 0 ]
+ktap_finished
