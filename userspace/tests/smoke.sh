@@ -3,30 +3,29 @@
 # Guest smoke test of zsbench: run as root where zsplice is loaded and
 # zsbench is on PATH (busybox is enough).  Runs every default workload
 # briefly for every implementation with --json and checks the records with
-# awk.  Prints TAP.
+# awk.  KTAP, through the kernel's kselftest/ktap_helpers.sh (KSFT_DIR:
+# tools/testing/selftests of a kernel tree; the rig puts it at the host's
+# linux-source path in the guest).
 #   ZSBENCH=path  zsbench binary (default: zsbench from PATH)
 #   SMOKE_DIR=dir where the JSON goes (default: mktemp -d)
 ZSBENCH=${ZSBENCH:-zsbench}
 DIR=${SMOKE_DIR:-$(mktemp -d /tmp/zsb-smoke.XXXXXX)}
 IMPLS=devzero,none,copy,zeropage,folio,full-zeropage
-n=0
-fail=0
+. "${KSFT_DIR:-/usr/src/linux-source-6.12/linux-source-6.12/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 
 tap() {	# status name
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
+	if [ "$1" = 0 ]; then ktap_test_pass "$2"; else ktap_test_fail "$2"; fi
 }
 
+ktap_print_header
 if [ ! -e /dev/zsplice ]; then
-	echo "not ok 1 - /dev/zsplice present (load zsplice first)"
-	echo "1..1"
-	exit 1
+	ktap_set_plan 1
+	ktap_test_fail "/dev/zsplice present (load zsplice first)"
+	ktap_finished
 fi
+# 7 zsbench runs and table checks, 8 JSON checks (the awk below), 1 for
+# the 2-thread records.
+ktap_set_plan 16
 
 # folio size from the module statistics, else from folio_order
 FOLIO=$(cat /sys/kernel/debug/zsplice/zsplice/stats /sys/class/misc/zsplice/stats 2>/dev/null | awk '$1 == "folio_size" { print $2; exit }')
@@ -137,5 +136,4 @@ awk '/^\{"source"/ { n++; if ($0 !~ /"threads":2/ || $0 ~ /"unsupported":true/) 
      END { exit !(n == 10 && fl == 1 && !bad) }' "$DIR/smoke2.json"
 tap $? "2-thread records present and supported, the floor among them"
 
-echo "1..$n"
-exit $fail
+ktap_finished
