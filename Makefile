@@ -11,7 +11,7 @@
 #   make check-debug      the suite on a sanitizer/fault-injection debug kernel
 #   make vm-shell         boot the test guest with a shell (module in /zs)
 #   make bench            the comparison benchmark (README's main command)
-#   make install          install module, zsbench, header (root)
+#   make install          install module, zsbench, header, man pages (root)
 #   make KVER=... / KDIR=...  build against another kernel
 
 SHELL := /bin/bash
@@ -121,12 +121,33 @@ install-module: module
 		CONFIG_MODULE_SIG_ALL= DEPMOD=true modules_install
 	$(call zs_depmod)
 
-install: install-module userspace
+# install = install-module + install-user (zsbench, its man page, fio jobs,
+# bash completion) + install-dev (the uapi header as include/zsplice/,
+# zsplice.pc, zsplice(4)) + install-conf (modprobe.d example).  The Debian
+# packaging uses the last three with PREFIX=/usr.
+ZS_DATADIR := $(DESTDIR)$(PREFIX)/share
+ZS_SUBST := sed -e 's|@VERSION@|$(ZSPLICE_VERSION)|g' -e 's|@PREFIX@|$(PREFIX)|g'
+
+.PHONY: install-user install-dev install-conf
+install: install-module install-user install-dev install-conf
+
+install-user: userspace
 	install -D -m 0755 userspace/zsbench $(DESTDIR)$(PREFIX)/bin/zsbench
-	install -D -m 0644 Documentation/zsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/zsbench.1
-	install -D -m 0644 include/uapi/linux/zsplice.h $(DESTDIR)$(PREFIX)/include/linux/zsplice.h
-	install -d $(DESTDIR)$(PREFIX)/share/zsbench/fio
-	install -m 0644 userspace/fio/*.fio $(DESTDIR)$(PREFIX)/share/zsbench/fio/
+	install -D -m 0644 Documentation/zsbench.1 $(ZS_DATADIR)/man/man1/zsbench.1
+	install -d $(ZS_DATADIR)/zsbench/fio
+	install -m 0644 userspace/fio/*.fio $(ZS_DATADIR)/zsbench/fio/
+	install -D -m 0644 tools/bash-completion/zsbench \
+		$(ZS_DATADIR)/bash-completion/completions/zsbench
+
+# The header goes to include/zsplice/, not include/linux/ (linux-libc-dev's).
+install-dev:
+	install -D -m 0644 include/uapi/linux/zsplice.h \
+		$(DESTDIR)$(PREFIX)/include/zsplice/zsplice.h
+	install -d $(ZS_DATADIR)/pkgconfig $(ZS_DATADIR)/man/man4
+	$(ZS_SUBST) tools/zsplice.pc.in >$(ZS_DATADIR)/pkgconfig/zsplice.pc
+	$(ZS_SUBST) Documentation/zsplice.4 >$(ZS_DATADIR)/man/man4/zsplice.4
+
+install-conf:
 	@if [ -e $(MODPROBE_CONF) ]; then \
 		echo "keeping existing $(MODPROBE_CONF)"; \
 	else \
@@ -137,9 +158,14 @@ uninstall:
 	rm -f $(MOD_DEST)/zsplice.ko $(MOD_DEST)/zsplice.ko.xz
 	$(call zs_depmod)
 	rm -f $(DESTDIR)$(PREFIX)/bin/zsbench \
-	      $(DESTDIR)$(PREFIX)/share/man/man1/zsbench.1 \
+	      $(ZS_DATADIR)/man/man1/zsbench.1 \
+	      $(ZS_DATADIR)/man/man4/zsplice.4 \
+	      $(ZS_DATADIR)/pkgconfig/zsplice.pc \
+	      $(ZS_DATADIR)/bash-completion/completions/zsbench \
+	      $(DESTDIR)$(PREFIX)/include/zsplice/zsplice.h \
 	      $(DESTDIR)$(PREFIX)/include/linux/zsplice.h
-	rm -rf $(DESTDIR)$(PREFIX)/share/zsbench
+	-rmdir $(DESTDIR)$(PREFIX)/include/zsplice 2>/dev/null
+	rm -rf $(ZS_DATADIR)/zsbench
 	@if [ -e $(MODPROBE_CONF) ] && cmp -s $(MODPROBE_CONF) drivers/char/zsplice/zsplice.conf; then \
 		rm -f $(MODPROBE_CONF); \
 	elif [ -e $(MODPROBE_CONF) ]; then \
