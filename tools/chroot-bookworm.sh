@@ -12,6 +12,13 @@
 #                                               with this tree's committed files
 #                                               (git archive HEAD, or
 #                                               ZS_CHROOT_REV) in /src
+#   tools/chroot-bookworm.sh quickstart [KVER]  the README quick start there:
+#                                               make && make install, modinfo
+#   tools/chroot-bookworm.sh deb [KVER]         dpkg-buildpackage -us -uc -b
+#                                               there (plus the build
+#                                               dependencies), install the
+#                                               .debs, dkms status, modinfo
+# quickstart and deb print KTAP (the kernel's ktap_helpers.sh).
 #
 # The base lives in /var/cache/zsplice/chroot-bookworm/<key>/root, keyed by
 # the package list and the kernel; it is never changed after it is built.
@@ -146,6 +153,71 @@ run() { # KVER CMD
 	in_chroot "$r" "cd /src && $cmd"
 }
 
+# The checks: commands run in the chroot, whose lines "ZS-OK text" and
+# "ZS-FAIL text" become KTAP results; the rest is shown as diagnostics.
+check() { # KVER PLAN CMD
+	local kver=$1 plan=$2 cmd=$3 rc
+	# shellcheck source=../selftests/vm/kver.sh
+	. "$top/selftests/vm/kver.sh"
+	. "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
+	ktap_print_header
+	ktap_set_plan "$plan"
+	while IFS= read -r line; do
+		case $line in
+		ZS-OK\ *) ktap_test_pass "${line#ZS-OK }" ;;
+		ZS-FAIL\ *) ktap_test_fail "${line#ZS-FAIL }" ;;
+		*) ktap_print_msg "$line" ;;
+		esac
+	done < <(run "$kver" "$cmd" 2>&1)
+	ktap_finished
+}
+# t TEXT CMD: one result line for check(); CMD's output shows only when it
+# fails.
+t_fn='t() {
+	local d=$1
+	shift
+	if "$@" >/tmp/t.log 2>&1; then
+		echo "ZS-OK $d"
+	else
+		tail -n 30 /tmp/t.log
+		echo "ZS-FAIL $d"
+	fi
+}
+kv=$(ls /lib/modules | sort -V | tail -n 1)
+ver=$(cat VERSION)
+'
+
+quickstart_cmd="$t_fn"'
+echo "packages: $(dpkg-query -W | wc -l), kernel headers $kv, no kernel source tree"
+t "make (module and zsbench)" make -j2
+t "make install" make install
+t "modinfo of the installed module" modinfo -k "$kv" zsplice
+modinfo -k "$kv" zsplice | grep -E "^(filename|version|vermagic)"
+t "zsbench installed and runs" zsbench --help
+t "uapi header and zsplice.pc installed" pkg-config --cflags zsplice
+make selftests >/tmp/selftests.log 2>&1
+st=$?
+grep missing /tmp/selftests.log
+t "make selftests fails (status $st) and says what is missing" \
+	grep -q "missing kselftest" /tmp/selftests.log
+'
+deb_cmd="$t_fn"'
+t "dpkg-buildpackage -us -uc -b" dpkg-buildpackage -us -uc -b
+ls -l /*.deb
+t "apt-get install the zsplice-dkms and zsbench .debs" apt-get install -y -q \
+	--no-install-recommends "/zsplice-dkms_${ver}_all.deb" "/zsbench_${ver}_amd64.deb"
+dkms status 2>/dev/null
+t "dkms built and installed zsplice/$ver for $kv" \
+	grep -q "^zsplice/$ver, $kv, .*: installed" <(dkms status 2>/dev/null)
+modinfo -k "$kv" zsplice | grep -E "^(filename|version|vermagic)"
+t "modinfo of the dkms module: version $ver" \
+	grep -qx "$ver" <(modinfo -k "$kv" -F version zsplice)
+t "zsplice(4), zsbench(1), completion, header, zsplice.pc installed" \
+	test -f /usr/share/man/man4/zsplice.4.gz -a -f /usr/share/man/man1/zsbench.1.gz \
+	-a -f /usr/share/bash-completion/completions/zsbench \
+	-a -f /usr/include/zsplice/zsplice.h -a -f /usr/share/pkgconfig/zsplice.pc
+'
+
 what=${1:-}
 shift || true
 kver=""
@@ -158,5 +230,7 @@ run)
 	[ $# -gt 0 ] || die "run: no command"
 	run "$kver" "$*"
 	;;
+quickstart) check "$kver" 6 "$quickstart_cmd" ;;
+deb) ZS_CHROOT_EXTRA="debhelper dh-dkms" check "$kver" 5 "$deb_cmd" ;;
 *) sed -n '3,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
 esac
