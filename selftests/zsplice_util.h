@@ -172,6 +172,34 @@ static inline void zs_msleep(unsigned int ms)
 		;
 }
 
+/* Set @fd's per-file implementation (ZSPLICE_SET_IMPL): 0 or -errno. */
+static inline int zs_set_impl(int fd, unsigned int impl)
+{
+	__u32 v = impl;
+
+	return ioctl(fd, ZSPLICE_SET_IMPL, &v) ? -errno : 0;
+}
+
+/*
+ * Open @path and, when @impl >= 0, set its per-file implementation: the
+ * fd, or -1 with errno from open or the ioctl.  No host-mode fallback (the
+ * soak programs always test the module); zs_open_impl() has one.
+ */
+static inline int zs_open_path_impl(const char *path, int flags, int impl)
+{
+	int fd = open(path, flags | O_CLOEXEC), err;
+
+	if (fd >= 0 && impl >= 0) {
+		err = zs_set_impl(fd, impl);
+		if (err) {
+			close(fd);
+			errno = -err;
+			return -1;
+		}
+	}
+	return fd;
+}
+
 /*
  * Open a device and, when impl >= 0, set its per-file implementation.
  * Returns the fd, or -1 with errno set.  In target mode the devices have
@@ -181,11 +209,10 @@ static inline void zs_msleep(unsigned int ms)
 static inline int zs_open_impl(bool full, int flags, int impl)
 {
 	int fd = open(zs_dev_path(full), flags | O_CLOEXEC);
-	__u32 v = impl;
 
 	if (fd < 0 || impl < 0)
 		return fd;
-	if (ioctl(fd, ZSPLICE_SET_IMPL, &v) == 0)
+	if (zs_set_impl(fd, impl) == 0)
 		return fd;
 	if (zs_host_mode() && impl == zs_mainline_impl()) {
 		errno = 0;

@@ -161,29 +161,4 @@ static inline int sk_unload_retry(unsigned int ms, unsigned long *busy)
 	return zs_mod_unload_poll(ms, 5, busy);
 }
 
-/* ------------------------------------------------------------ devices */
-/* Set the per-file implementation: 0 or -errno. */
-static inline int sk_set_impl(int fd, unsigned int impl)
-{
-	__u32 v = impl;
-
-	return ioctl(fd, ZSPLICE_SET_IMPL, &v) ? -errno : 0;
-}
-
-/*
- * Open @path and, when @impl >= 0, set its per-file implementation: the
- * fd, or -1 with errno from open or the ioctl (no host-mode fallback, as
- * zs_open_impl() has).
- */
-static inline int sk_open_impl(const char *path, int flags, int impl)
-{
-	int fd = open(path, flags | O_CLOEXEC);
-
-	if (fd >= 0 && impl >= 0 && sk_set_impl(fd, impl)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 #endif /* ZSPLICE_SOAK_H */

@@ -97,7 +97,7 @@ static void run_impl(int impl, int npipes)
 					ZSPLICE_IMPL_FOLIO);
 	long long avail0 = sk_meminfo("MemAvailable"), avail_load;
 	unsigned long long bytes = 0;
-	int fd = sk_open_impl(SK_ZERO_DEV, O_RDONLY, impl), i, j;
+	int fd = zs_open_path_impl(SK_ZERO_DEV, O_RDONLY, impl), i, j;
 	bool shares = impl != ZSPLICE_IMPL_COPY;
 	ssize_t n;
 

@@ -46,7 +46,7 @@ static bool t_sysfs_bad_name(void)
 static bool t_ioctl_bad_value(void)
 {
 	static const __u32 bad[] = { ZSPLICE_IMPL_COUNT, 17, 0xffffffffu };
-	int fd = sk_open_impl(SK_ZERO_DEV, O_RDONLY, ZSPLICE_IMPL_FOLIO);
+	int fd = zs_open_path_impl(SK_ZERO_DEV, O_RDONLY, ZSPLICE_IMPL_FOLIO);
 	unsigned int i;
 	__u32 v;
 	bool ok = fd >= 0;
@@ -117,7 +117,7 @@ static bool t_full_splice_write(void)
 	bool ok = true;
 
 	for (impl = ZSPLICE_IMPL_COPY; ok && impl < ZSPLICE_IMPL_COUNT; impl++) {
-		fd = sk_open_impl(SK_FULL_DEV, O_WRONLY, impl);
+		fd = zs_open_path_impl(SK_FULL_DEV, O_WRONLY, impl);
 		if (fd < 0 || pipe(p))
 			return false;
 		if (write(p[1], "\0\0\0\0", 4) != 4)
@@ -136,7 +136,7 @@ static bool t_splice_none(void)
 	bool ok = true;
 
 	for (d = 0; ok && d < 2; d++) {
-		int fd = sk_open_impl(d ? SK_FULL_DEV : SK_ZERO_DEV, O_RDWR, ZSPLICE_IMPL_NONE);
+		int fd = zs_open_path_impl(d ? SK_FULL_DEV : SK_ZERO_DEV, O_RDWR, ZSPLICE_IMPL_NONE);
 
 		if (fd < 0 || pipe(p))
 			return false;
@@ -189,7 +189,7 @@ static bool t_bad_flags(void)
 	bool ok = true;
 
 	for (impl = ZSPLICE_IMPL_COPY; ok && impl < ZSPLICE_IMPL_COUNT; impl++) {
-		int fd = sk_open_impl(SK_ZERO_DEV, O_RDWR, impl);
+		int fd = zs_open_path_impl(SK_ZERO_DEV, O_RDWR, impl);
 
 		if (fd < 0 || pipe(p))
 			return false;
@@ -204,7 +204,7 @@ static bool t_bad_flags(void)
 
 static bool t_espipe(void)
 {
-	int fd = sk_open_impl(SK_ZERO_DEV, O_RDWR, ZSPLICE_IMPL_ZEROPAGE), p[2];
+	int fd = zs_open_path_impl(SK_ZERO_DEV, O_RDWR, ZSPLICE_IMPL_ZEROPAGE), p[2];
 	loff_t off = 0;
 	bool ok;
 
@@ -226,7 +226,7 @@ static bool t_eagain(void)
 
 	for (impl = ZSPLICE_IMPL_COPY; ok && impl < ZSPLICE_IMPL_COUNT; impl++) {
 		for (d = 0; ok && d < 2; d++) {
-			int fd = sk_open_impl(d ? SK_FULL_DEV : SK_ZERO_DEV, O_RDONLY, impl);
+			int fd = zs_open_path_impl(d ? SK_FULL_DEV : SK_ZERO_DEV, O_RDONLY, impl);
 			long total = 0;
 			ssize_t n;
 			int i;
@@ -298,7 +298,7 @@ static int load_rows(void)
 		  "folio_order=10 at load: EINVAL, %s", msg);
 	ret = zs_mod_insert("");
 	ok = ret == 0 && sk_wait_devices(10000);
-	fd = sk_open_impl(SK_ZERO_DEV, O_RDONLY, ZSPLICE_IMPL_FOLIO);
+	fd = zs_open_path_impl(SK_ZERO_DEV, O_RDONLY, ZSPLICE_IMPL_FOLIO);
 	if (ok && fd >= 0 && pipe(p) == 0) {
 		n = splice(fd, NULL, p[1], NULL, sizeof(buf), 0);
 		r = n > 0 ? read(p[0], buf, sizeof(buf)) : -1;

@@ -365,19 +365,17 @@ static bool final_check(char *buf, char *msg, size_t msz)
 
 	for (impl = ZSPLICE_IMPL_COPY; impl < ZSPLICE_IMPL_COUNT; impl++) {
 		for (full = 0; full < 2; full++) {
-			int fd = open(full ? SK_FULL_DEV : SK_ZERO_DEV, O_RDONLY | O_CLOEXEC);
+			int fd = zs_open_path_impl(full ? SK_FULL_DEV : SK_ZERO_DEV,
+						   O_RDONLY, impl);
 			int p[2];
 			ssize_t n, got = 0, r;
 
 			if (fd < 0 || pipe(p)) {
-				snprintf(msg, msz, "open: %s", strerror(errno));
+				snprintf(msg, msz, "open with %s: %s", zs_impl_names[impl],
+					 strerror(errno));
 				return false;
 			}
 			fcntl(p[1], F_SETPIPE_SZ, BUFSZ);
-			if (sk_set_impl(fd, impl)) {
-				snprintf(msg, msz, "ioctl %s: %s", zs_impl_names[impl], strerror(errno));
-				return false;
-			}
 			n = splice(fd, NULL, p[1], NULL, BUFSZ, SPLICE_F_NONBLOCK);
 			close(p[1]);
 			while (n > 0 && (r = read(p[0], buf, BUFSZ)) > 0) {

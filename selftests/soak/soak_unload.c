@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 
 			s->id = i;
 			s->impl = i < 3 ? i + 1 : -1;	/* copy, zeropage, folio, default */
-			s->dev = sk_open_impl((r + i) & 1 ? SK_FULL_DEV : SK_ZERO_DEV, O_RDONLY,
+			s->dev = zs_open_path_impl((r + i) & 1 ? SK_FULL_DEV : SK_ZERO_DEV, O_RDONLY,
 					      s->impl);
 			s->err[0] = 0;
 			s->bad = s->nonzero = 0;
