@@ -7,7 +7,7 @@
 # source tree available here: Debian's linux-source-6.12 and any other
 # unpacked linux-source-* tree (the rig's 7.x tree under
 # /var/cache/zsplice/kernels/), plus the trees named in ZS_KSRC (space
-# separated).  TAP output; fails when the magic appears in a table or
+# separated).  KTAP through the kernel's ktap_helpers.sh; fails when the magic appears in a table or
 # when no table can be read.
 #
 # Usage: ioctl-number.sh [--magic VALUE] [--self-test]
@@ -47,10 +47,11 @@ for t in /usr/src/linux-source-*/linux-source-* /var/cache/zsplice/kernels/*/usr
 	[ -f "$t/Documentation/userspace-api/ioctl/ioctl-number.rst" ] && trees+=("$t")
 done
 
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+# shellcheck source=selftests/vm/kver.sh
+. "$top/selftests/vm/kver.sh"
+. "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
+ok() { ktap_test_pass "$*"; }
+notok() { ktap_test_fail "$*"; }
 
 # check VALUE TABLE: print the table lines whose code is VALUE; status 0 if any.
 taken() {
@@ -65,13 +66,13 @@ taken() {
 	return $hit
 }
 
-echo "TAP version 13"
+ktap_print_header
 if [ ${#trees[@]} = 0 ]; then
-	echo "1..1"
+	ktap_set_plan 1
 	notok "no kernel source tree with ioctl-number.rst (install linux-source-6.12: selftests/vm/deps.sh)"
 	exit 1
 fi
-echo "1..$(( ${#trees[@]} * (1 + self_test) + 1 ))"
+ktap_set_plan $(( ${#trees[@]} * (1 + self_test) + 1 ))
 want=$(to_num "$magic") || want=
 if [ -n "$want" ]; then
 	ok "ZSPLICE_IOC_MAGIC is $magic ($want)"
@@ -99,4 +100,4 @@ for t in "${trees[@]}"; do
 		fi
 	fi
 done
-exit $fail
+ktap_finished

@@ -8,7 +8,7 @@
 # catch it, and requires every mutant to be caught (a test failure, a
 # kernel splat or a timeout).  The unmutated driver runs the union of those
 # tests first (the control): a mutant only counts as caught when the
-# control passed.  Prints TAP and "mutants: N caught of M".
+# control passed.  Prints KTAP and "mutants: N caught of M".
 #
 # Usage: mutants.sh [--out DIR] [--only NAME] [--no-control] [--list]
 # Environment: KVER (guest kernel), MUTANTS_TIMEOUT (per guest, default 900 s).
@@ -64,12 +64,12 @@ if [ "$list" = 1 ]; then
 fi
 
 mkdir -p "$out" "$cache"
-n=0
 caught=0
 total=0
-failures=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $*"; }
+# KTAP through the kernel's ktap_helpers.sh.
+. "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
+ok() { ktap_test_pass "$*"; }
+notok() { ktap_test_fail "$*"; }
 
 # The driver sources a module build needs.
 src_files() {
@@ -131,13 +131,13 @@ guest() {
 main() {
 make -s -C "$top/selftests" >/dev/null 2>&1 || { echo "mutants: selftests do not build" >&2; exit 2; }
 
-echo "TAP version 13"
+ktap_print_header
 sel=()
 for m in "${mutants[@]}"; do
 	IFS='|' read -r name _ _ _ <<<"$m"
 	[ -z "$only" ] || [ "$only" = "$name" ] && sel+=("$m")
 done
-echo "1..$(( ${#sel[@]} + control ))"
+ktap_set_plan $(( ${#sel[@]} + control ))
 
 if [ "$control" = 1 ]; then
 	alltests=()
@@ -186,7 +186,8 @@ for m in "${sel[@]}"; do
 	fi
 done
 echo "mutants: $caught caught of $total"
-[ "$failures" = 0 ] && [ "$caught" = "$total" ]
+ktap_print_totals
+[ "$KTAP_CNT_FAIL" = 0 ] && [ "$caught" = "$total" ]
 }
 
 # The whole run is parsed before it starts: editing this file meanwhile is safe.
