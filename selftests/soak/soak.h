@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers of the zsplice soak programs: TAP output, random numbers, zero
- * checks, and the few places where the soak differs from the selftests'
+ * Helpers of the zsplice soak programs: KTAP output (kselftest.h), random
+ * numbers, zero checks, and the few places where the soak differs from the selftests'
  * zsplice_util.h (sysfs, stats, module load/unload), which it builds on.
  * Unlike zsplice_util.h, the soak always uses the real device nodes (no
  * ZSPLICE_DEV/ZSPLICE_FULL_DEV host mode).
@@ -13,53 +13,33 @@
 #include <stdint.h>
 
 #include "../zsplice_util.h"
+#include "kselftest.h"
 
 #define SK_ZERO_DEV	ZSPLICE_ZERO_PATH
 #define SK_FULL_DEV	ZSPLICE_FULL_PATH
 #define SK_PARAM	ZS_PARAM_DIR "splice_impl"
 
-/* ------------------------------------------------------------------ TAP */
-static int sk_test_no;
-static int sk_failed;
-
+/* ----------------------------------------------------------------- KTAP */
+/*
+ * Results through the kernel's kselftest.h (its header sets stdout line
+ * buffered, so each result reaches the guest console as it comes).  The
+ * messages take no trailing newline.
+ */
 static inline void sk_plan(int n)
 {
-	printf("TAP version 13\n1..%d\n", n);
-	fflush(stdout);
+	ksft_print_header();
+	ksft_set_plan(n);
 }
 
-static inline void __attribute__((format(printf, 2, 3)))
-sk_result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
+#define sk_result(ok, fmt, ...) ksft_test_result(ok, fmt "\n", ##__VA_ARGS__)
+#define sk_skip(fmt, ...) ksft_test_result_skip(fmt "\n", ##__VA_ARGS__)
+#define sk_diag(fmt, ...) ksft_print_msg(fmt "\n", ##__VA_ARGS__)
 
-	sk_test_no++;
-	if (!ok)
-		sk_failed++;
-	printf("%sok %d - ", ok ? "" : "not ", sk_test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static inline void __attribute__((format(printf, 1, 2)))
-sk_diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("# ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
+/* The exit status: KSFT_FAIL when any result failed, after the totals. */
 static inline int sk_exit(void)
 {
-	return sk_failed ? 1 : 0;
+	ksft_print_cnts();
+	return ksft_get_fail_cnt() ? KSFT_FAIL : KSFT_PASS;
 }
 
 /* ---------------------------------------------------------------- misc */
