@@ -8,7 +8,9 @@
 # catch it, and requires every mutant to be caught (a test failure, a
 # kernel splat or a timeout).  The unmutated driver runs the union of those
 # tests first (the control): a mutant only counts as caught when the
-# control passed.  Prints KTAP and "mutants: N caught of M".
+# control passed.  Legal variants (behaviour the kernel allows, e.g. a
+# copy_splice_read that returns one page per call) must pass the tests
+# instead.  Prints KTAP and "mutants: N caught of M".
 #
 # Usage: mutants.sh [--out DIR] [--only NAME] [--no-control] [--list]
 # Environment: KVER (guest kernel), MUTANTS_TIMEOUT (per guest, default 900 s).
@@ -53,6 +55,14 @@ mutants=(
 "fullsplice_nowait|drivers/char/zsplice/main.c|s/(\\.kind = ZS_FULL,\\n)/\${1}\\t\\t.fmode = FMODE_NOWAIT,\\n/|zsplice_devices_test:dev.fullsplice.rwf_nowait_like_mainline"
 "read_ignores_signal|drivers/char/zsplice/main.c|s/\\t\\tif \\(signal_pending\\(current\\)\\) \\{\\n\\t\\t\\terr = -ERESTARTSYS;\\n\\t\\t\\tbreak;\\n\\t\\t\\}\\n//|zsplice_signal_test:sig.zsplice_COPY.readv_1g_partial_like_mainline"
 "no_coalescing|drivers/char/zsplice/splice.c|s/n = min\\(len, zs_pages_buf_room\\(buf\\)\\);/n = 0;/|zsplice_pipe_test:pp.zsplice_ZEROPAGE.setpipe_sz_grow_shrink_ebusy_like_mainline"
+)
+
+# Legal variations: behaviour the kernel allows that the tests must accept
+# (must NOT be caught).  copy_one_page: copy_splice_read returning one page
+# per call, as it does when the page allocator hands out single pages
+# (page_owner=on): every splicing test must loop or accept the short count.
+legal=(
+"copy_one_page|drivers/char/zsplice/splice.c|s/zs_copy_splice_read\\(file, ppos, pipe, len, flags\\)/zs_copy_splice_read(file, ppos, pipe, min_t(size_t, len, PAGE_SIZE), flags)/|zsplice_splice_test:-v,zsplice_COPY,-v,fullsplice_COPY zsplice_consumers_test:-v,zsplice_COPY,-v,fullsplice_COPY zsplice_dirtypipe_test:-v,zsplice_COPY zsplice_pipe_test:-v,zsplice_COPY zsplice_signal_test:-v,zsplice_COPY"
 )
 
 if [ "$list" = 1 ]; then
@@ -115,7 +125,16 @@ guest() {
 		prog=${spec%%:*}
 		filters=${spec#*:}
 		args=
-		for f in ${filters//,/ }; do args="$args -r $f"; done
+		for f in ${filters//,/ }; do
+			case $f in
+			-*|[!a-z]*) args="$args $f" ;;
+			*) if [ "${args##* }" = -v ] || [ "${args##* }" = -t ] || [ "${args##* }" = -f ]; then
+				args="$args $f"
+			   else
+				args="$args -r $f"
+			   fi ;;
+			esac
+		done
 		cmd="$cmd; echo '# mutant $name: $prog$args'; timeout -s KILL 600 /zs/bin/$prog$args || rc=1"
 		case " ${progs[*]-} " in *" $prog "*) ;; *) progs+=("$prog") ;; esac
 	done
@@ -137,7 +156,12 @@ for m in "${mutants[@]}"; do
 	IFS='|' read -r name _ _ _ <<<"$m"
 	[ -z "$only" ] || [ "$only" = "$name" ] && sel+=("$m")
 done
-ktap_set_plan $(( ${#sel[@]} + control ))
+lsel=()
+for m in "${legal[@]}"; do
+	IFS='|' read -r name _ _ _ <<<"$m"
+	[ -z "$only" ] || [ "$only" = "$name" ] && lsel+=("$m")
+done
+ktap_set_plan $(( ${#sel[@]} + ${#lsel[@]} + control ))
 
 if [ "$control" = 1 ]; then
 	alltests=()
@@ -183,6 +207,25 @@ for m in "${sel[@]}"; do
 		124) why="guest timeout${why:+; $why}" ;;
 		esac
 		ok "mutant $name: caught (${why:-rc $rc})"
+	fi
+done
+# Legal variants: the same, but every selected test must pass.
+for m in "${lsel[@]}"; do
+	IFS='|' read -r name file subst tests <<<"$m"
+	d=$(scratch "$name")
+	if ! MUT_SUBST=$subst perl -0pi -e 'BEGIN { $n = 0 } $n += eval "$ENV{MUT_SUBST}"; die $@ if $@; END { exit($n ? 0 : 3) }' "$d/$file" 2>"$out/$name.perl.log"; then
+		notok "legal variant $name: could not apply it to $file (pattern not found)"
+		continue
+	fi
+	if ! ko=$(build "$d"); then
+		notok "legal variant $name: does not build (see $d.build.log)"
+		continue
+	fi
+	if guest "$name" "$ko" $tests; then
+		ok "legal variant $name: accepted by $tests"
+	else
+		notok "legal variant $name: rejected (see $out/$name.log): a test cannot take it"
+		grep -E '^not ok|Expected' "$out/$name.log" | head -n 10 | sed 's/^/# /'
 	fi
 done
 echo "mutants: $caught caught of $total"
