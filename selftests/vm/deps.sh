@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 base_pkgs="build-essential bc kmod cpio xz-utils zstd qemu-system-x86
 	busybox-static stress-ng fio liburing-dev libkmod-dev pkg-config
 	gnuplot-nox trinity dkms sparse e2fsprogs iproute2 perl python3
-	debootstrap"
+	debootstrap rsync"
 
 missing_pkgs() {
 	for p in "$@"; do
