@@ -130,7 +130,7 @@ while [ \$# -gt 0 ]; do
 	*) args+=("\$1"); shift ;;
 	esac
 done
-exec "${locked[@]}" "$vm/run.sh" --kimage "$kd/bzImage" --kmods "$kd/modules" \\
+exec ${locked[*]} "$vm/run.sh" --kimage "$kd/bzImage" --kmods "$kd/modules" \\
 	--append "page_owner=on page_poison=1" "\${args[@]}" "\$@"
 WRAP
 	chmod +x "$out/run-debug.sh"
