@@ -252,5 +252,9 @@ write_make_sh "$work"
 date -u +%FT%TZ >"$work/done"
 rm -rf "$dir"
 mv "$work" "$dir"
+# modules_install pointed lib/modules/<release>/build at the .tmp tree.
+for b in "$dir"/modules/lib/modules/*/build; do
+	[ -L "$b" ] && ln -sfn "$dir/linux" "$b"
+done
 echo "kbuild: built $dir in $((end - start)) s ($(cat "$dir/release"))" >&2
 echo "$dir"
