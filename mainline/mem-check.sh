@@ -145,7 +145,8 @@ cmp() {
 	local a=$1 b=$2
 	[ -f "$out/zsbench-$a.json" ] && [ -f "$out/zsbench-$b.json" ] || return 0
 	echo "== zsbench --compare $a $b" | tee -a "$out/summary.txt"
-	if "$zsb" --help 2>&1 | grep -q -- --compare; then
+	# (grep -q would close the pipe early: SIGPIPE under pipefail)
+	if "$zsb" --help 2>&1 | grep -c -- --compare >/dev/null; then
 		"$zsb" --compare "$out/zsbench-$a.json" "$out/zsbench-$b.json" | tee -a "$out/summary.txt"
 	else
 		python3 "$here/zsbench-compare.py" "$out/zsbench-$a.json" "$out/zsbench-$b.json" |

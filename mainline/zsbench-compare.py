@@ -19,7 +19,10 @@ def load(path):
         if r.get("unit") == "fill_count" and "fill_count" in r:
             recs[key] = (float(r["fill_count"]), 0.0)
         else:
-            recs[key] = (r["ops_per_sec_mean"], r.get("ops_per_sec_stddev", 0.0))
+            # JSON schema 1: ops_per_sec_mean; schema 2: value/mean
+            mean = r.get("ops_per_sec_mean", r.get("value", r.get("mean")))
+            std = r.get("ops_per_sec_stddev", r.get("stddev", 0.0))
+            recs[key] = (mean, std)
     return doc.get("kernel", "?"), recs
 
 
