@@ -627,7 +627,7 @@ const struct zsb_workload zsb_workloads[] = {
 	{ "uring", "uring-2M", 2 * MB, wl_uring, 0, 0,
 	  "io_uring reads of 2 MiB, counting io-wq workers" },
 	{ "splice-write", "splice-write-64K", 64 * KB, wl_splice_write, WL_FULL_OK, 1,
-	  "splice 64 KiB pipe -> device (discard, or ENOSPC on fullsplice)" },
+	  "splice 64 KiB pipe -> device (discard; EINVAL on fullsplice)" },
 	{ "floor", "floor", 1, wl_floor, WL_FLOOR, 0,
 	  "1-byte splice pair coalescing into our tail: no slot, no page ref" },
 };
