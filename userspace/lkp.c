@@ -26,13 +26,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "capacity.h"
@@ -338,18 +335,27 @@ struct lkp_run {
 	char held[96];
 };
 
+/* Shortly before the alarm: which instances sleep for pipe space. */
+static void lkp_look(int pid, void *ctx)
+{
+	struct lkp_run *run = ctx;
+
+	run->ninst = lkp_probe(pid, run->inst, LKP_MAX_INST);
+	for (int i = 0; i < run->ninst; i++)
+		run->stalled += !strcmp(run->inst[i].wchan, "pipe_wait_writable");
+}
+
 static int lkp_exec(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
 		    const struct zsb_impl *im, struct lkp_run *run)
 {
 	char nbuf[16], bbuf[32], tbuf[32];
 	char *argv[] = { (char *)b->path, "--splice", nbuf, "--splice-bytes", bbuf,
 			 "--timeout", tbuf, "--metrics-brief", NULL };
-	double T = o->lkp_time, start, probe_at, deadline;
+	double T = o->lkp_time;
 	double margin = T / 10 < 1 ? 1 : T / 10 > 3 ? 3 : T / 10;
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap);
-	int p[2], status = 0, probed = 0;
-	pid_t pid;
+	struct zsb_tool_probe look = { .after = T - margin, .fn = lkp_look, .ctx = run };
+	char *buf = NULL;
+	int status;
 
 	memset(run, 0, sizeof(*run));
 	snprintf(nbuf, sizeof(nbuf), "%d", o->lkp_instances);
@@ -357,69 +363,14 @@ static int lkp_exec(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
 	snprintf(bbuf, sizeof(bbuf), "%llu",
 		 (unsigned long long)o->lkp_bytes * (unsigned long long)o->lkp_instances);
 	snprintf(tbuf, sizeof(tbuf), "%.0fs", T);
-	if (!buf || pipe2(p, O_CLOEXEC) < 0) {
+	status = zsb_tool_run_probe(argv, zsb_impl_param(im) ? zsb_bind_zsplice : NULL, NULL,
+				    T + 60 + T / 2, &buf, &look);
+	if (status < 0 || !buf) {
 		free(buf);
 		return -1;
 	}
-	start = zsb_now();
-	probe_at = start + T - margin;
-	deadline = start + T + 60 + T / 2;
-	pid = fork();
-	if (pid < 0) {
-		free(buf);
-		return -1;
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		if (zsb_impl_param(im) && zsb_bind_zsplice(NULL))
-			_exit(126);
-		execvp(argv[0], argv);
-		fprintf(stderr, "zsbench: exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[1]);
-	for (;;) {
-		struct pollfd pf = { p[0], POLLIN, 0 };
-		double now = zsb_now(), wait = deadline - now;
-		ssize_t n;
-
-		if (!probed && now >= probe_at) {
-			run->ninst = lkp_probe(pid, run->inst, LKP_MAX_INST);
-			for (int i = 0; i < run->ninst; i++)
-				run->stalled += !strcmp(run->inst[i].wchan, "pipe_wait_writable");
-			probed = 1;
-		}
-		if (wait <= 0) {
-			snprintf(run->err, sizeof(run->err), "no exit after %.0f s, killed",
-				 deadline - start);
-			kill(-pid, SIGKILL);
-			break;
-		}
-		if (!probed && probe_at - now < wait)
-			wait = probe_at - now;
-		if (poll(&pf, 1, (int)(wait * 1000) + 1) <= 0)
-			continue;
-		if (len + 4096 > cap) {
-			char *nb = realloc(buf, cap *= 2);
-
-			if (!nb)
-				break;
-			buf = nb;
-		}
-		n = read(p[0], buf + len, cap - len - 1);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(p[0]);
-	buf[len] = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!run->err[0] && zsb_lkp_parse(buf, &run->ops, &run->rate))
-		snprintf(run->err, sizeof(run->err), "no splice metrics (exit %d)",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	if (zsb_lkp_parse(buf, &run->ops, &run->rate))
+		snprintf(run->err, sizeof(run->err), "no splice metrics (exit %d)", status);
 	if (run->err[0]) {
 		char *last = strrchr(buf, '\n');
 

@@ -36,10 +36,17 @@ int zsb_in_path(const char *prog)
 int zsb_tool_run(char *const argv[], int (*child_setup)(void *), void *arg,
 		 double timeout, char **out)
 {
+	return zsb_tool_run_probe(argv, child_setup, arg, timeout, out, NULL);
+}
+
+int zsb_tool_run_probe(char *const argv[], int (*child_setup)(void *), void *arg,
+		       double timeout, char **out, const struct zsb_tool_probe *probe)
+{
 	int p[2], status = 0;
 	size_t len = 0, cap = 65536;
 	char *buf = malloc(cap);
-	double deadline = zsb_now() + timeout;
+	double start = zsb_now(), deadline = start + timeout;
+	int probed = !probe;
 	pid_t pid;
 
 	*out = NULL;
@@ -66,10 +73,16 @@ int zsb_tool_run(char *const argv[], int (*child_setup)(void *), void *arg,
 	close(p[1]);
 	for (;;) {
 		struct pollfd pf = { p[0], POLLIN, 0 };
-		double left = deadline - zsb_now();
+		double now = zsb_now(), left = deadline - now;
 		ssize_t n;
 
-		if (left <= 0) {
+		if (!probed && now >= start + probe->after) {
+			probe->fn(pid, probe->ctx);
+			probed = 1;
+		}
+		if (!probed && start + probe->after - now < left)
+			left = start + probe->after - now;
+		if (deadline - now <= 0) {
 			fprintf(stderr, "\nzsbench: %s did not finish in %.0fs, killing it\n",
 				argv[0], timeout);
 			kill(-pid, SIGKILL);

@@ -7,4 +7,13 @@ int zsb_in_path(const char *prog);
  * status, 126 when child_setup failed, 127 when exec failed, 128+sig. */
 int zsb_tool_run(char *const argv[], int (*child_setup)(void *), void *arg,
 		 double timeout, char **out);
+/* A look at the running tool: fn(pid, ctx) once, @after seconds in. */
+struct zsb_tool_probe {
+	double after;
+	void (*fn)(int pid, void *ctx);
+	void *ctx;
+};
+/* zsb_tool_run() with an optional probe (NULL: none). */
+int zsb_tool_run_probe(char *const argv[], int (*child_setup)(void *), void *arg,
+		       double timeout, char **out, const struct zsb_tool_probe *probe);
 #endif
