@@ -48,18 +48,7 @@ DP(fullsplice, true, FOLIO);
  * Called at the end of every case, so that the case that wrote into one
  * is the one that fails.
  */
-static void selfcheck(struct __test_metadata *_metadata, const char *where)
-{
-	char out[4096];
-	long n;
-
-	if (zs_host_mode())
-		return;
-	n = zs_selfcheck(out, sizeof(out));
-	EXPECT_LE(0, n) TH_LOG("%s: selfcheck: %s", where, out);
-}
-
-#define SELFCHECK()	selfcheck(_metadata, __func__)
+#define SELFCHECK()	ZS_EXPECT_SELFCHECK(__func__)
 
 FIXTURE_SETUP(dp)
 {
@@ -116,7 +105,7 @@ FIXTURE_TEARDOWN(dp)
 	if (self->fd < 0)
 		return;
 	device_still_zero(_metadata);
-	selfcheck(_metadata, "teardown");
+	ZS_EXPECT_SELFCHECK("teardown");
 	close(self->fd);
 	EXPECT_FALSE(zs_kmsg_splat(self->kmsg, rec, sizeof(rec))) TH_LOG("kernel: %s", rec);
 }

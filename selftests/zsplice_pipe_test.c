@@ -26,16 +26,6 @@
 static const char marker[] = "MARK";
 #define MLEN 4
 
-static void selfcheck(struct __test_metadata *_metadata, const char *where)
-{
-	char out[4096];
-	long n;
-
-	if (zs_host_mode())
-		return;
-	n = zs_selfcheck(out, sizeof(out));
-	EXPECT_LE(0, n) TH_LOG("%s: selfcheck: %s", where, out);
-}
 
 FIXTURE(pp) {
 	int fd;
@@ -138,7 +128,7 @@ TEST_F(pp, setpipe_sz_grow_shrink_ebusy_like_mainline)
 	int rfd;
 
 	resize_case(_metadata, self->fd, stats, self->full, self->impl, &us);
-	selfcheck(_metadata, "after resize");
+	ZS_EXPECT_SELFCHECK("after resize");
 	if (zs_mainline_impl() == ZSPLICE_IMPL_NONE)
 		SKIP(return, "%s has no splice on this kernel", zs_ref_path(self->full));
 	rfd = open(zs_ref_path(self->full), O_RDONLY | O_CLOEXEC);
@@ -214,7 +204,7 @@ TEST_F(pp, fionread_vs_getpipe_sz)
 	EXPECT_EQ(0, zs_pipe_bytes(p[0]));
 	close(p[0]);
 	close(p[1]);
-	selfcheck(_metadata, "fionread");
+	ZS_EXPECT_SELFCHECK("fionread");
 }
 
 /* --------------------------------------------------------- the 1 GiB cap */
@@ -335,7 +325,7 @@ TEST_F_TIMEOUT(cap, fionread_capped_in_largest_pipe, 300)
 	close(p[1]);
 	close(q[0]);
 	close(q[1]);
-	selfcheck(_metadata, "cap");
+	ZS_EXPECT_SELFCHECK("cap");
 }
 
 /* ------------------------------------------------------- CPU hot-unplug */
@@ -398,7 +388,7 @@ TEST_F_TIMEOUT(hp, cpu_offline_with_buffers, 120)
 	err = zs_write_file(CPU1_ONLINE, "0");
 	ASSERT_EQ(0, err) TH_LOG("offline cpu1: %s", strerror(-err));
 	self->offlined = true;
-	selfcheck(_metadata, "cpu1 offline");
+	ZS_EXPECT_SELFCHECK("cpu1 offline");
 	for (full = 0; full < 2; full++) {
 		for (impl = ZSPLICE_IMPL_COPY; impl < ZSPLICE_IMPL_COUNT; impl++) {
 			if (fds[full][impl] < 0)
@@ -412,7 +402,7 @@ TEST_F_TIMEOUT(hp, cpu_offline_with_buffers, 120)
 			ASSERT_EQ(MLEN, write(p[full][impl][1], marker, MLEN));
 		}
 	}
-	selfcheck(_metadata, "read back with cpu1 offline");
+	ZS_EXPECT_SELFCHECK("read back with cpu1 offline");
 	err = zs_write_file(CPU1_ONLINE, "1");
 	ASSERT_EQ(0, err) TH_LOG("online cpu1: %s", strerror(-err));
 	self->offlined = false;
@@ -432,7 +422,7 @@ TEST_F_TIMEOUT(hp, cpu_offline_with_buffers, 120)
 			close(fds[full][impl]);
 		}
 	}
-	selfcheck(_metadata, "cpu1 online again");
+	ZS_EXPECT_SELFCHECK("cpu1 online again");
 }
 
 TEST_HARNESS_MAIN

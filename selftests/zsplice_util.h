@@ -364,6 +364,21 @@ static inline long zs_selfcheck(char *out, size_t outlen)
 }
 
 /*
+ * In a kselftest case: fail the case (not abort it) when the module's
+ * self-check finds a zero page or folio that is not all zeros, so that the
+ * case that wrote into one is the one that fails.  Nothing in host mode
+ * (the kernel's own /dev/zero has no self-check).  A macro, because the
+ * harness's EXPECT_* need the case's _metadata.
+ */
+#define ZS_EXPECT_SELFCHECK(where) do {					\
+	char _zs_sc[4096];						\
+									\
+	if (!zs_host_mode())						\
+		EXPECT_LE(0, zs_selfcheck(_zs_sc, sizeof(_zs_sc)))	\
+			TH_LOG("%s: selfcheck: %s", where, _zs_sc);	\
+} while (0)
+
+/*
  * splice() until len bytes moved (short counts are legal: copy_splice_read
  * may return a page at a time), an error, or EOF.  Returns the bytes
  * moved, or -1 with errno when the first call fails.
