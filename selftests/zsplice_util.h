@@ -410,13 +410,12 @@ static inline int zs_pin_cpu(int cpu)
 }
 
 /*
- * Free memory in kB counting the pages that wait in per-CPU lists: the
- * zones' nr_free_pages plus every pageset's count from /proc/zoneinfo,
- * after folding the per-CPU vm statistics (/proc/sys/vm/stat_refresh, root).
- * MemAvailable misses pages on per-CPU lists: a freed 2 MiB folio can sit
- * there for many seconds, and an allocation from them moves nothing.
+ * Sum over /proc/zoneinfo, in kB, after folding the per-CPU vm statistics
+ * (/proc/sys/vm/stat_refresh, root): every pageset's count (free pages
+ * waiting in per-CPU lists), plus the zones' nr_free_pages when
+ * @with_free.  -1 when /proc/zoneinfo cannot be read.
  */
-static inline long long zs_free_kb(void)
+static inline long long zs_zoneinfo_kb(bool with_free)
 {
 	char line[256];
 	long long v, pages = 0;
@@ -427,12 +426,23 @@ static inline long long zs_free_kb(void)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, " nr_free_pages %lld", &v) == 1 ||
+		if ((with_free && sscanf(line, " nr_free_pages %lld", &v) == 1) ||
 		    sscanf(line, " count: %lld", &v) == 1)
 			pages += v;
 	}
 	fclose(f);
 	return pages * (ZS_PAGE / 1024);
+}
+
+/*
+ * Free memory in kB counting the pages that wait in per-CPU lists: the
+ * zones' nr_free_pages plus every pageset's count.  MemAvailable misses
+ * pages on per-CPU lists: a freed 2 MiB folio can sit there for many
+ * seconds, and an allocation from them moves nothing.
+ */
+static inline long long zs_free_kb(void)
+{
+	return zs_zoneinfo_kb(true);
 }
 
 /* A /proc/meminfo value in kB, -1 if missing. */

@@ -35,19 +35,9 @@
 /* kB of free pages waiting in per-CPU lists (every pageset's count). */
 static long long pcp_kb(void)
 {
-	char line[256];
-	long long v, pages = 0;
-	FILE *f;
+	long long kb = zs_zoneinfo_kb(false);
 
-	zs_write_file("/proc/sys/vm/stat_refresh", "1");
-	f = fopen("/proc/zoneinfo", "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, " count: %lld", &v) == 1)
-			pages += v;
-	fclose(f);
-	return pages * (ZS_PAGE / 1024);
+	return kb < 0 ? 0 : kb;
 }
 
 /*
