@@ -192,12 +192,16 @@ soak:
 #   make check-debug  the guest suite and short soak on a KASAN/lockdep/
 #                     kmemleak/DEBUG_VM kernel, plus a fault-injection sweep
 #                     of the module load (Documentation/debug-kernel.rst)
-.PHONY: mem-check check-debug
+#   make check-kcsan  the guest suite and short soak on a KCSAN kernel
+.PHONY: mem-check check-debug check-kcsan
 mem-check:
 	bash $(TOP)/mainline/mem-check.sh
 
 check-debug:
 	bash $(TOP)/selftests/kbuild/check-debug.sh
+
+check-kcsan:
+	bash $(TOP)/selftests/kbuild/check-debug.sh --kcsan
 
 # Mutation check of the guest tests (selftests/host/mutants.sh): planted
 # bugs, one guest per mutant; ends "mutants: N caught of M".

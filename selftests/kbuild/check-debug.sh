@@ -13,14 +13,25 @@
 # Ends with "N passed, N failed[, N skipped]" like make check; summary and
 # logs in $DEBUG_OUT (default .check-debug/).
 #
+# check-debug.sh --kcsan (make check-kcsan): the same on a KCSAN build
+# (base.config + kcsan.config; KCSAN cannot share a kernel with KASAN),
+# without the fault-injection sweep and kmemleak; logs in .check-kcsan/.
+#
 # Environment: DEBUG_OUT, SKIP_SOAK=1, SOAK_MINUTES (default 3),
 # ZSVM_TEST_TIMEOUT (per test program before scaling, default 300).
 set -uo pipefail
 
+variant=debug
+case ${1:-} in
+--kcsan) variant=kcsan ;;
+"") ;;
+*) echo "usage: check-debug.sh [--kcsan]" >&2; exit 2 ;;
+esac
+
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 vm=$top/selftests/vm
-out=${DEBUG_OUT:-$top/.check-debug}
+out=${DEBUG_OUT:-$top/.check-$variant}
 # One guest run at a time (TEAM.md); ZSVM_LOCK=none does not wait.
 lock=${ZSVM_LOCK:-/work/.vm.lock}
 [ -d "$(dirname "$lock")" ] || lock=/tmp/zsvm.lock
@@ -29,7 +40,14 @@ locked=(flock "$lock")
 rm -rf "$out"
 mkdir -p "$out"
 start=$(date +%s)
-say() { echo "check-debug: $*"; }
+say() { echo "check-$variant: $*"; }
+if [ "$variant" = kcsan ]; then
+	fragment=$here/kcsan.config
+	bootargs=""
+else
+	fragment=$here/debug.config
+	bootargs="page_owner=on page_poison=1"
+fi
 # shellcheck source=selftests/vm/kver.sh
 . "$vm/kver.sh"
 
@@ -41,8 +59,8 @@ report_re='BUG:|BUG [a-z0-9_:-]+ \(|WARNING:|Oops|general protection|Kernel pani
 # ------------------------------------------------------------- kernel
 src=/usr/src/linux-source-6.12.tar.xz
 [ -r "$src" ] || bash "$vm/deps.sh" || exit 2
-say "debug kernel: selftests/kbuild/build.sh $(basename "$src") base.config debug.config"
-kd=$("$here/build.sh" "$src" "$here/base.config" "$here/debug.config" | tail -n 1)
+say "$variant kernel: selftests/kbuild/build.sh $(basename "$src") base.config $(basename "$fragment")"
+kd=$("$here/build.sh" "$src" "$here/base.config" "$fragment" | tail -n 1)
 [ -e "$kd/bzImage" ] || { say "debug kernel build failed"; exit 1; }
 kver=$(cat "$kd/release")
 say "debug kernel $kver, built in $(head -n 1 "$kd/time.txt")"
@@ -87,7 +105,7 @@ if [ -z "$ref" ]; then
 	ref=$(calibrate "$out/calibrate-stock" --kver "$stock")
 	[ -n "$ref" ] && echo "$ref" >"$ref_cache"
 fi
-dbg=$(calibrate "$out/calibrate-debug" "${kargs[@]}" --append "page_owner=on page_poison=1")
+dbg=$(calibrate "$out/calibrate-debug" "${kargs[@]}" --append "$bootargs")
 # shellcheck disable=SC2086
 set -- $ref $dbg
 f_fork=$(ratio "${3:-}" "${1:-}")
@@ -120,9 +138,9 @@ files+=(--file "$out/tests.list:/zs/tests.list")
 say "guest suite + fault injection on $kver (after $(($(date +%s) - start)) s)"
 gstart=$(date +%s)
 "${locked[@]}" "$vm/run.sh" --quiet "${kargs[@]}" --cpus 2 \
-	--append "page_owner=on page_poison=1" --out "$out/guest" \
+	--append "$bootargs" --out "$out/guest" \
 	--timeout $((3600 * factor)) "${files[@]}" \
-	-- "ZSVM_FACTOR=$factor ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-300} sh /zs/guest-debug.sh"
+	-- "ZS_DEBUG_VARIANT=$variant ZSVM_FACTOR=$factor ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-300} sh /zs/guest-debug.sh"
 grc=$?
 say "guest suite: status $grc after $(($(date +%s) - gstart)) s"
 {
@@ -148,7 +166,7 @@ while [ \$# -gt 0 ]; do
 	esac
 done
 exec ${locked[*]} "$vm/run.sh" --kimage "$kd/bzImage" --kmods "$kd/modules" \\
-	--append "page_owner=on page_poison=1" "\${args[@]}" "\$@"
+	--append "$bootargs" "\${args[@]}" "\$@"
 WRAP
 	chmod +x "$out/run-debug.sh"
 	ZSVM_RUN=$out/run-debug.sh SOAK_MINUTES=${SOAK_MINUTES:-3} \
