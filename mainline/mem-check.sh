@@ -18,7 +18,12 @@
 # the summary and comparisons use every kernel with results in the output
 # directory), MEM_STOCK_TESTS=1 also
 # runs the kselftests on the stock kernel, MEM_BOOT7=1 also builds and
-# boots the newest 7.x with series B, ZSVM_TIMEOUT (guest, default 3600).
+# boots the newest 7.x with series B, ZSVM_TIMEOUT (guest, default 3600),
+# MEM_APPEND (extra guest kernel arguments, default "init_on_alloc=1": the
+# page-allocator setting Debian ships, CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y in
+# its 6.12 config, which the allnoconfig-based kernels here do not have;
+# MEM_APPEND=init_on_alloc=0 measures without it), MEM_ZSBENCH_ARGS
+# (zsbench workload arguments instead of mem-guest.sh's default set).
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -80,6 +85,10 @@ done
 [ -x "$top/userspace/zsbench" ] && files+=(--file "$top/userspace/zsbench:/zs/bin/")
 
 # ----------------------------------------------------------- guest runs
+append="mitigations=off ${MEM_APPEND-init_on_alloc=1}"
+zsb_env=
+[ -z "${MEM_ZSBENCH_ARGS:-}" ] || zsb_env="ZSBENCH_ARGS='$MEM_ZSBENCH_ARGS'"
+say "guest kernel arguments: $append"
 for k in $kernels; do
 	d=${kdir[$k]}
 	impl=zeropage tests=1
@@ -91,8 +100,8 @@ for k in $kernels; do
 	vmrun --quiet \
 		--kimage "$d/bzImage" --kmods "$d/modules" \
 		--out "$out/guest-$k" --timeout "${ZSVM_TIMEOUT:-3600}" \
-		--append mitigations=off --collect /tmp/zsbench.json "${files[@]}" \
-		-- "MEM_IMPL=$impl MEM_TESTS=$tests sh /zs/mem-guest.sh"
+		--append "$append" --collect /tmp/zsbench.json "${files[@]}" \
+		-- "MEM_IMPL=$impl MEM_TESTS=$tests $zsb_env sh /zs/mem-guest.sh"
 	rc=$?
 	case $rc in
 	0) ;;

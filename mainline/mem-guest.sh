@@ -29,7 +29,7 @@ section() {
 	echo "# ZSVM-END $name rc=$rc"
 }
 
-echo "# kernel $(uname -r), $(nproc) cpus, impl $ZSPLICE_MAINLINE_IMPL"
+echo "# kernel $(uname -r), $(nproc) cpus, impl $ZSPLICE_MAINLINE_IMPL, cmdline: $(cat /proc/cmdline)"
 section zerofill sh -c 'for s in 4096 65536 1048576; do
 	/zs/bin/zerofill /dev/zero $s; /zs/bin/zerofill /dev/full $s; done'
 

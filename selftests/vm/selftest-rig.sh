@@ -42,7 +42,7 @@ vm() {
 }
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 15
 
 # 1. A command that succeeds, with a file in and a file back.
 echo "zsvm payload $$" >"$out/payload.txt"
@@ -85,5 +85,14 @@ vm die --timeout 300 -- 'echo dying; poweroff -f; sleep 100'
 check "guest that dies unreported gives status 4 (got $rc)" [ "$rc" = 4 ]
 check "missing status is reported as such" \
 	grep -q 'zsvm: guest did not report an exit status' "$out/die/zsvm.err"
+
+# 6. A kernel that dies during boot, before /init (here: an init that does
+# not exist): run.sh boots it a second time, then fails the run.
+vm noboot --timeout 120 --append "rdinit=/nonexistent init=/nonexistent" -- 'true'
+check "kernel dying in boot fails the run (3, got $rc)" [ "$rc" = 3 ]
+check "boot failure is reported and retried once" \
+	grep -q 'zsvm: booting once more' "$out/noboot/zsvm.err"
+check "the failed boot's console is kept" \
+	grep -q 'Kernel panic' "$out/noboot/console.boot-failed.log"
 
 ktap_finished
