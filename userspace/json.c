@@ -84,7 +84,8 @@ static void record(FILE *f, const struct zsb_result *r)
 	fprintf(f, ",\"unsupported\":%s", r->unsupported ? "true" : "false");
 	kv_s(f, "error", r->error, 1);
 	if (r->fill_count >= 0)
-		fprintf(f, ",\"fill_count\":%.0f", r->fill_count);
+		fprintf(f, ",\"fill_count\":%.0f,\"fill_capped\":%s", r->fill_count,
+			r->fill_capped ? "true" : "false");
 	if (r->iowq_workers >= 0)
 		fprintf(f, ",\"iowq_workers\":%d", r->iowq_workers);
 	fputs(",\"enospc_per_sec\":", f);
@@ -346,6 +347,8 @@ static void precord(struct jp *p, struct zsb_result *r)
 			r->enospc_per_sec = pnum(p);
 		else if (!strcmp(key, "fill_count"))
 			r->fill_count = pnum(p);
+		else if (!strcmp(key, "fill_capped"))
+			r->fill_capped = pbool(p);
 		else if (!strcmp(key, "iowq_workers"))
 			r->iowq_workers = (int)pnum(p);
 		else if (!strcmp(key, "stalled"))

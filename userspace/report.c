@@ -48,7 +48,25 @@ static void cell(char *buf, size_t len, const struct zsb_result *r)
 	}
 	zsb_fmt_num(num, sizeof(num), val(r));
 	zsb_fmt_sigma(sig, sizeof(sig), val(r), sd(r));
-	snprintf(buf, len, "%10s %s", num, sig);
+	/* a fill cut short by --fill-max: at least that many */
+	snprintf(buf, len, "%s%*s %s", r->fill_capped ? ">=" : "",
+		 r->fill_capped ? 8 : 10, num, sig);
+}
+
+/* the notes of a run's records (a capped fill, a stall, an error), if any */
+static void notes(FILE *f, const struct zsb_results *rs, const char *tag)
+{
+	int n = 0;
+
+	for (int i = 0; i < rs->n; i++) {
+		const struct zsb_result *r = &rs->r[i];
+
+		if (!r->note[0])
+			continue;
+		if (!n++)
+			fprintf(f, "\nnotes%s:\n", tag);
+		fprintf(f, "  %s [%s]: %s\n", r->metric, r->impl, r->note);
+	}
 }
 
 static void row(FILE *f, const struct zsb_result *b, const struct zsb_result *c,
@@ -114,6 +132,7 @@ void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline)
 			cell(c, sizeof(c), &rs->r[i]);
 			fprintf(f, "%s  %-14s %s\n", c, rs->r[i].impl, rs->r[i].metric);
 		}
+		notes(f, rs, "");
 		fflush(f);
 		return;
 	}
@@ -152,6 +171,7 @@ void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline)
 			fprintf(f, "\n(no records of %s to compare with baseline %s)\n",
 				impls[k], baseline);
 	}
+	notes(f, rs, "");
 	fflush(f);
 }
 
@@ -201,6 +221,8 @@ int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_result
 	if (only_b || only_c)
 		fprintf(f, "\n(%d records only in %s, %d only in %s)\n", only_b, bname, only_c,
 			cname);
+	notes(f, base, " in base");
+	notes(f, cand, " in cand");
 	fflush(f);
 	return rows ? 0 : -1;
 }

@@ -178,8 +178,10 @@ static double run_once(const struct zsb_opts *o, const struct zsb_impl *im,
 			nerr++;
 			*err = c->err;
 		}
-		if (wl->flags & WL_FILL)
+		if (wl->flags & WL_FILL) {
 			r->fill_count = (double)c->fill_count;
+			r->fill_capped |= c->fill_capped;
+		}
 		if (r->iowq_workers >= 0 && c->iowq_workers > r->iowq_workers)
 			r->iowq_workers = c->iowq_workers;
 		if (c->note[0] && !note[0])

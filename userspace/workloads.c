@@ -293,6 +293,7 @@ static int wl_fill(struct zsb_wctx *c)
 
 			/* 2 MiB folios: 31 M splices for 16 slots, minutes under TCG */
 			if (n == c->fill_max) {
+				c->fill_capped = 1;
 				snprintf(c->note, sizeof(c->note),
 					 "fill stopped at --fill-max %llu: the pipe holds more",
 					 (unsigned long long)n);

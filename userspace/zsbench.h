@@ -75,6 +75,7 @@ struct zsb_wctx {
 	uint64_t bytes;
 	uint64_t enospc;
 	uint64_t fill_count;
+	int fill_capped;	/* the fill stopped at fill_max, not at EAGAIN */
 	int iowq_workers;
 	int err;		/* errno that made the workload unsupported, 0 if fine */
 	char note[96];
@@ -125,6 +126,7 @@ struct zsb_result {
 	double mean, stddev;
 	double bytes_per_sec_mean;
 	double fill_count;	/* fill only, -1 otherwise */
+	int fill_capped;	/* fill_count is --fill-max: the pipe holds more */
 	double enospc_per_sec;
 	int iowq_workers;	/* uring only, -1 otherwise */
 	int unsupported;

@@ -118,6 +118,33 @@ int main(void)
 		free(out);
 		free(fr.r);
 	}
+	/* a fill cut short by --fill-max is marked ">=" and its note printed */
+	{
+		struct zsb_results fr = { 0 };
+		static const double one[] = { 1 };
+
+		add(&fr, "copy", "zsbench.fill.64K.fill_count", one, 1);
+		add(&fr, "folio", "zsbench.fill.64K.fill_count", one, 1);
+		for (int i = 0; i < fr.n; i++)
+			fr.r[i].unit = ZSB_UNIT_FILL_COUNT;
+		fr.r[0].fill_count = 16;
+		fr.r[1].fill_count = 1048576;
+		fr.r[1].fill_capped = 1;
+		snprintf(fr.r[1].note, sizeof(fr.r[1].note),
+			 "fill stopped at --fill-max 1048576: the pipe holds more");
+		f = open_memstream(&out, &len);
+		zsb_report(f, &fr, "copy");
+		fclose(f);
+		tap_ok(strstr(out, ">= 1048576") && !strstr(out, ">=       16"),
+		       "a capped fill count is marked >=, an exact one is not");
+		tap_ok(strstr(out, "notes:\n  zsbench.fill.64K.fill_count [folio]: "
+			       "fill stopped at --fill-max 1048576") != NULL,
+		       "the note of a capped fill is printed");
+		if (tap_fail)
+			printf("# output:\n%s", out);
+		free(out);
+		free(fr.r);
+	}
 	unlink(bj);
 	unlink(cj);
 	free(b.r);

@@ -35,8 +35,8 @@ static const char expected[] =
 "\"unit\":\"fill_count\",\"value\":16.000,\"values_unit\":\"ops_per_sec\","
 "\"mean\":150.000,\"stddev\":70.711,"
 "\"runs\":2,\"values\":[100.000,200.000],\"bytes_per_sec_mean\":2400.000,"
-"\"unsupported\":false,\"error\":\"\",\"fill_count\":16,\"enospc_per_sec\":0.000,"
-"\"note\":\"a\\\\b\\nc\"},\n"
+"\"unsupported\":false,\"error\":\"\",\"fill_count\":16,\"fill_capped\":true,"
+"\"enospc_per_sec\":0.000,\"note\":\"a\\\\b\\nc\"},\n"
 "{\"source\":\"zsbench\",\"workload\":\"splice\",\"variant\":\"splice-64K\","
 "\"size\":65536,\"threads\":2,\"impl\":\"none\",\"metric\":\"m\",\"unit\":\"ops_per_sec\","
 "\"value\":0.000,\"values_unit\":\"ops_per_sec\","
@@ -76,6 +76,7 @@ int main(void)
 	r->vals[1] = 200;
 	r->bytes_per_sec_mean = 2400;
 	r->fill_count = 16;
+	r->fill_capped = 1;
 	zsb_result_finish(r);
 	r = zsb_results_add(&rs);
 	snprintf(r->source, sizeof(r->source), "zsbench");
@@ -104,6 +105,8 @@ int main(void)
 	tap_ok(back.n == 2, "two records read back");
 	if (back.n == 2) {
 		tap_str(back.r[0].note, "a\\b\nc", "escaped note round-trips");
+		tap_ok(back.r[0].fill_capped && !back.r[1].fill_capped,
+		       "fill_capped round-trips");
 		tap_ok(back.r[0].fill_count == 16 && back.r[0].runs == 2 &&
 		       back.r[0].vals[1] == 200 && back.r[0].size == 1, "numbers round-trip");
 		tap_near(back.r[0].stddev, 70.711, 1e-9, "stddev read back");
