@@ -22,26 +22,42 @@ zs_source() {
 		;;
 	*)
 		t=$ZS_SRC_CACHE/linux-source-$ver.tar.xz
-		[ -r "$t" ] || { echo "$t absent (mainline/fetch-source.sh $ver fetches it)" >&2; return 1; }
+		[ -r "$t" ] || zs_fetch_source "$ver" 2>/dev/null || {
+			echo "$t absent and not fetched: no private trixie apt configuration (selftests/vm/kernels.sh fetch 7, part of make check-matrix, sets it up)" >&2
+			return 1
+		}
 		;;
 	esac
 	echo "$t"
 }
 
-# zs_fetch_source VER: download linux-source-VER from trixie(-backports)
-# with the private apt configuration and extract its tarball.
+# zs_fetch_source VER: extract linux-source-VER's tarball from the package
+# the kernels rig already downloaded (selftests/vm/kernels.sh fetch 7 keeps
+# it in $ZS_KCACHE/debs), else download it from trixie(-backports) with the
+# private apt configuration.
 zs_fetch_source() {
 	local ver=$1 deb
 	[ -r "$ZS_SRC_CACHE/linux-source-$ver.tar.xz" ] && return 0
-	[ -r "$ZS_APT_TRIXIE" ] || {
-		echo "no private trixie apt configuration at $ZS_APT_TRIXIE (the kernels rig sets it up)" >&2
-		return 1
-	}
 	mkdir -p "$ZS_SRC_CACHE"
-	(cd "$ZS_SRC_CACHE" && apt-get -q -c "$ZS_APT_TRIXIE" download "linux-source-$ver") >&2 || return 1
-	deb=$(ls -t "$ZS_SRC_CACHE"/linux-source-"$ver"_*_all.deb | head -n 1)
+	# shellcheck disable=SC2012
+	deb=$(ls -t "${ZS_KCACHE:-/var/cache/zsplice/kernels}"/debs/linux-source-"$ver"_*_all.deb \
+		"$ZS_SRC_CACHE"/linux-source-"$ver"_*_all.deb 2>/dev/null | head -n 1)
+	if [ -z "$deb" ]; then
+		[ -r "$ZS_APT_TRIXIE" ] || {
+			echo "no private trixie apt configuration at $ZS_APT_TRIXIE (the kernels rig sets it up)" >&2
+			return 1
+		}
+		(cd "$ZS_SRC_CACHE" && apt-get -q -c "$ZS_APT_TRIXIE" download "linux-source-$ver") >&2 || return 1
+		# shellcheck disable=SC2012
+		deb=$(ls -t "$ZS_SRC_CACHE"/linux-source-"$ver"_*_all.deb | head -n 1)
+	fi
+	# into a temporary directory first: an interrupted extraction must not
+	# leave a truncated tarball that the [ -r ] above would take
+	rm -rf "$ZS_SRC_CACHE/.x.$$" && mkdir "$ZS_SRC_CACHE/.x.$$" &&
 	dpkg-deb --fsys-tarfile "$deb" |
-		tar -C "$ZS_SRC_CACHE" -x --strip-components=3 -f - "./usr/src/linux-source-$ver.tar.xz"
+		tar -C "$ZS_SRC_CACHE/.x.$$" -x --strip-components=3 -f - "./usr/src/linux-source-$ver.tar.xz" &&
+	mv "$ZS_SRC_CACHE/.x.$$/linux-source-$ver.tar.xz" "$ZS_SRC_CACHE/"
+	rm -rf "$ZS_SRC_CACHE/.x.$$"
 	[ -r "$ZS_SRC_CACHE/linux-source-$ver.tar.xz" ]
 }
 
