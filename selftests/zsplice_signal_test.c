@@ -180,21 +180,20 @@ struct big {
 };
 
 /*
- * sendfile(/dev/null, fd, 2 GiB) under a 1 ms interval timer.  A signal
- * that lands before the first byte gives EINTR, which is right but not
- * what this measures: try again, up to 5 times.
+ * One big call under a 1 ms interval timer, timed.  A signal that lands
+ * before the first byte gives EINTR, which is right but not what the
+ * callers measure: try again, up to 5 times.
  */
-static void sendfile_2g(int fd, struct big *b)
+static void interrupted(struct big *b, ssize_t (*call)(int fd, void *arg), int fd,
+			void *arg)
 {
-	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-
 	memset(b, 0, sizeof(*b));
 	for (b->tries = 1; b->tries <= 5; b->tries++) {
 		double t0 = zs_now();
 
 		arm(1000);
 		errno = 0;
-		b->n = sendfile(null, fd, NULL, 2UL << 30);
+		b->n = call(fd, arg);
 		b->err = errno;
 		disarm();
 		b->secs = zs_now() - t0;
@@ -202,6 +201,19 @@ static void sendfile_2g(int fd, struct big *b)
 		if (!(b->n < 0 && b->err == EINTR))
 			break;
 	}
+}
+
+static ssize_t sendfile_2g_call(int fd, void *null)
+{
+	return sendfile(*(int *)null, fd, NULL, 2UL << 30);
+}
+
+/* sendfile(/dev/null, fd, 2 GiB) under the 1 ms timer */
+static void sendfile_2g(int fd, struct big *b)
+{
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	interrupted(b, sendfile_2g_call, fd, &null);
 	close(null);
 }
 
@@ -231,30 +243,23 @@ TEST_F_TIMEOUT(sig, sendfile_2g_partial_like_mainline, 300)
 	}
 }
 
+static ssize_t readv_1g_call(int fd, void *iov)
+{
+	return readv(fd, iov, 1024);
+}
+
+/* readv(fd, 1024 x 1 MiB) under the 1 ms timer */
 static void readv_1g(int fd, struct big *b)
 {
 	static char buf[1 << 20];
-	struct iovec iov[1024];
-	double t0;
+	static struct iovec iov[1024];
 	int i;
 
 	for (i = 0; i < 1024; i++) {
 		iov[i].iov_base = buf;
 		iov[i].iov_len = sizeof(buf);
 	}
-	memset(b, 0, sizeof(*b));
-	for (b->tries = 1; b->tries <= 5; b->tries++) {
-		t0 = zs_now();
-		arm(1000);
-		errno = 0;
-		b->n = readv(fd, iov, 1024);
-		b->err = errno;
-		disarm();
-		b->secs = zs_now() - t0;
-		b->ticks = ticks;
-		if (!(b->n < 0 && b->err == EINTR))
-			break;
-	}
+	interrupted(b, readv_1g_call, fd, iov);
 }
 
 /* a 1 GiB readv stops on a signal with the partial count, as the control */
