@@ -558,4 +558,6 @@ TEST_F(con, io_uring_splice)
 	io_uring_queue_exit(&ring);
 }
 
+ZS_SKIP_WITHOUT_DEVICES
+
 TEST_HARNESS_MAIN

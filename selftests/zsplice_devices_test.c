@@ -949,4 +949,6 @@ TEST_F(stats, reset_bad_input_einval)
 	}
 }
 
+ZS_SKIP_WITHOUT_DEVICES
+
 TEST_HARNESS_MAIN

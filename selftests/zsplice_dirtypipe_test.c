@@ -310,4 +310,6 @@ TEST_F(dp, vmsplice_after_splice)
 	SELFCHECK();
 }
 
+ZS_SKIP_WITHOUT_DEVICES
+
 TEST_HARNESS_MAIN

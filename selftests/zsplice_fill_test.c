@@ -157,4 +157,6 @@ TEST_F_TIMEOUT(fill, small_splice_count, 120)
 	}
 }
 
+ZS_SKIP_WITHOUT_DEVICES
+
 TEST_HARNESS_MAIN

@@ -425,4 +425,6 @@ TEST_F_TIMEOUT(hp, cpu_offline_with_buffers, 120)
 	ZS_EXPECT_SELFCHECK("cpu1 online again");
 }
 
+ZS_SKIP_WITHOUT_DEVICES
+
 TEST_HARNESS_MAIN

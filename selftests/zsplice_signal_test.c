@@ -280,4 +280,6 @@ TEST_F_TIMEOUT(sig, readv_1g_partial_like_mainline, 300)
 	EXPECT_GT(1L << 30, ref.n);
 }
 
+ZS_SKIP_WITHOUT_DEVICES
+
 TEST_HARNESS_MAIN

@@ -423,4 +423,6 @@ TEST_F(sp, sendfile_to_pipe)
 	EXPECT_EQ(0, zs_read_zeros(self->p[0], 100000));
 }
 
+ZS_SKIP_WITHOUT_DEVICES
+
 TEST_HARNESS_MAIN

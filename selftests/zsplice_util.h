@@ -151,6 +151,30 @@ static inline int zs_mainline_impl(void)
 	return zs_kernel_version() >= 6007 ? ZSPLICE_IMPL_COPY : ZSPLICE_IMPL_NONE;
 }
 
+/*
+ * kselftest convention: a program whose devices are absent (the module not
+ * loaded, or a ZSPLICE_ZERO / ZSPLICE_FULL path that does not exist) skips
+ * as a whole, KSFT_SKIP and "1..0 # SKIP", instead of failing every case.
+ * The rig loads the module before the programs and fails its own load step
+ * when that does not work, so this skip cannot hide a driver that did not
+ * load there.  Placed once per program, like TEST_HARNESS_MAIN; needs
+ * kselftest.h (kselftest_harness.h includes it).
+ */
+#define ZS_SKIP_WITHOUT_DEVICES						\
+	static void __attribute__((constructor)) zs_skip_without_devices(void) \
+	{								\
+		const char *zero = zs_dev_path(false);			\
+		const char *full = zs_dev_path(true);			\
+									\
+		if (access(zero, F_OK) == 0 && access(full, F_OK) == 0)	\
+			return;						\
+		ksft_print_header();					\
+		ksft_exit_skip("%s or %s does not exist: modprobe %s, "	\
+			       "or ZSPLICE_ZERO=/dev/zero ZSPLICE_FULL=/dev/full " \
+			       "for the kernel's own devices\n",	\
+			       zero, full, ZS_MOD_NAME);		\
+	}
+
 static inline bool zs_module_loaded(void)
 {
 	return access("/sys/module/" ZS_MOD_NAME, F_OK) == 0;
