@@ -17,8 +17,10 @@
 # (base.config + kcsan.config; KCSAN cannot share a kernel with KASAN),
 # without the fault-injection sweep and kmemleak; logs in .check-kcsan/.
 #
-# Environment: DEBUG_OUT, SKIP_SOAK=1, SOAK_MINUTES (default 3),
-# ZSVM_TEST_TIMEOUT (per test program before scaling, default 300).
+# Environment: DEBUG_OUT, SKIP_SOAK=1, SKIP_SUITE=1 (no guest suite: with
+# SKIP_SOAK=1 only the fault-injection sweep and kmemleak), SOAK_MINUTES
+# (default 3), ZSVM_TEST_TIMEOUT (per test program before scaling, default
+# 300).
 set -uo pipefail
 
 variant=debug
@@ -140,7 +142,7 @@ gstart=$(date +%s)
 "${locked[@]}" "$vm/run.sh" --quiet "${kargs[@]}" --cpus 2 \
 	--append "$bootargs" --out "$out/guest" \
 	--timeout $((3600 * factor)) "${files[@]}" \
-	-- "ZS_DEBUG_VARIANT=$variant ZSVM_FACTOR=$factor ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-300} sh /zs/guest-debug.sh"
+	-- "ZS_DEBUG_VARIANT=$variant ZS_SKIP_SUITE=${SKIP_SUITE:-0} ZSVM_FACTOR=$factor ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-300} sh /zs/guest-debug.sh"
 grc=$?
 say "guest suite: status $grc after $(($(date +%s) - gstart)) s"
 {
