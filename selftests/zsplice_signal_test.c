@@ -31,8 +31,9 @@
  * whichever comes first, so that ours and the control's fit the test's
  * 300 s timeout on a debug kernel under TCG too (there 20000 calls take
  * minutes); at least STORM_MIN calls are required so that the check keeps
- * its power.  On a normal kernel the loops end on the count (the planted
- * EINTR mutant gave 11-30 EINTR in 20000 calls).  No time is asserted.
+ * its power.  On a normal kernel the loops end on the count (the old
+ * driver's signal check gave 11-30 EINTR in 20000 calls, the planted
+ * eintr_on_signal mutant 14-156).  No time is asserted.
  */
 #define STORM_CALLS	20000
 #define STORM_SECS	100

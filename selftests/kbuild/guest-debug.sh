@@ -76,8 +76,7 @@ done
 ecd=$(awk '$3 == "event_create_dir" { print $1; exit }' /proc/kallsyms)
 notify=
 best=
-for a in $(awk '$3 == "trace_module_notify" { print $1 }' /proc/kallsyms); do
-	[ -n "$ecd" ] || break
+[ -n "$ecd" ] && for a in $(awk '$3 == "trace_module_notify" { print $1 }' /proc/kallsyms); do
 	d=$(( 0x$(echo "$a" | tail -c 9) - 0x$(echo "$ecd" | tail -c 9) ))
 	[ "$d" -ge 0 ] || d=$(( -d ))
 	if [ -z "$best" ] || [ "$d" -lt "$best" ]; then

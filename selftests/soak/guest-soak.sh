@@ -107,7 +107,14 @@ n=0
 while [ ! -c /dev/zsplice ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
 section_end module 0
 
-dmesg >"$state/boot-dmesg" 2>/dev/null
+# Generic KASAN keeps freed slab objects in a quarantine of up to
+# MemTotal/32 plus 1 MiB per CPU (mm/kasan/quarantine.c), on purpose: on
+# such a kernel the whole-soak memory check (account, below) allows that
+# much more.  Read while the boot messages are still in the log buffer.
+slack=0
+if dmesg 2>/dev/null | grep -q 'KernelAddressSanitizer initialized'; then
+	slack=$(( $(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) / 32 + $(nproc) * 1024 ))
+fi
 run baseline 120 "$bin/soak_account" -s "$state/baseline"
 
 # ------------------------------------------------------------ trinity
@@ -210,13 +217,6 @@ run switch $((t_switch + tmo_extra)) "$bin/soak_switch" -t "$t_switch" -n "$min_
 run unload $((rounds * 20 + tmo_extra)) "$bin/soak_unload" -r "$rounds"
 
 # ---------------------------------------------------------- accounting
-# Generic KASAN keeps freed slab objects in a quarantine of up to
-# MemTotal/32 plus 1 MiB per CPU (mm/kasan/quarantine.c), on purpose: on
-# such a kernel the whole-soak memory check allows that much more.
-slack=0
-if grep -q 'KernelAddressSanitizer initialized' "$state/boot-dmesg" 2>/dev/null; then
-	slack=$(( $(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) / 32 + $(nproc) * 1024 ))
-fi
 run account 300 "$bin/soak_account" -c "$state/baseline" -k "$slack"
 
 section_begin splats 1
