@@ -33,17 +33,10 @@ top=$(cd "$here/.." && pwd)
 kbuild=$top/selftests/kbuild/build.sh
 frag=$top/selftests/kbuild/base.config
 out=${MEM_CHECK_OUT:-$top/.mem-check}
-# One guest run at a time on the shared machine (TEAM.md); ZSVM_LOCK=none
-# runs without waiting for the lock.
-lock=${ZSVM_LOCK:-/work/.vm.lock}
-[ -d "$(dirname "$lock")" ] || lock=/tmp/zsvm.lock
-vmrun() {
-	if [ "$lock" = none ]; then
-		"$top/selftests/vm/run.sh" "$@"
-	else
-		flock "$lock" "$top/selftests/vm/run.sh" "$@"
-	fi
-}
+# One guest run at a time (selftests/vm/vmlock.sh; ZSVM_LOCK=none does not wait).
+# shellcheck source=selftests/vm/vmlock.sh
+. "$top/selftests/vm/vmlock.sh"
+vmrun() { zs_vm_locked "$top/selftests/vm/run.sh" "$@"; }
 kernels=${MEM_KERNELS:-stock B A}
 mkdir -p "$out"
 for k in $kernels; do
@@ -154,13 +147,7 @@ cmp() {
 	local a=$1 b=$2
 	[ -f "$out/zsbench-$a.json" ] && [ -f "$out/zsbench-$b.json" ] || return 0
 	echo "== zsbench --compare $a $b" | tee -a "$out/summary.txt"
-	# (grep -q would close the pipe early: SIGPIPE under pipefail)
-	if "$zsb" --help 2>&1 | grep -c -- --compare >/dev/null; then
-		"$zsb" --compare "$out/zsbench-$a.json" "$out/zsbench-$b.json" | tee -a "$out/summary.txt"
-	else
-		python3 "$here/zsbench-compare.py" "$out/zsbench-$a.json" "$out/zsbench-$b.json" |
-			tee -a "$out/summary.txt"
-	fi
+	"$zsb" --compare "$out/zsbench-$a.json" "$out/zsbench-$b.json" | tee -a "$out/summary.txt"
 }
 cmp stock B
 cmp stock A

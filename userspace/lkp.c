@@ -73,12 +73,12 @@ static int lkp_find(const struct zsb_opts *o, struct zsb_lkp_bin *b)
 		snprintf(b->path, sizeof(b->path), "%s", cache);
 	} else if (zsb_in_path("stress-ng")) {
 		snprintf(b->path, sizeof(b->path), "stress-ng");
-		fprintf(stderr, "zsbench: lkp-splice: LKP's stress-ng %s is absent (%s; build it "
-			"with userspace/lkp/build-stress-ng.sh SRC %s, or pass --lkp-stress-ng); "
-			"falling back to stress-ng in PATH\n", LKP_TAG, cache, LKP_TAG);
+		fprintf(stderr, "zsbench: lkp-splice: LKP's stress-ng %s is absent (put a static build of "
+			"tag %s at %s, or pass --lkp-stress-ng); falling back to stress-ng in PATH\n",
+			LKP_TAG, LKP_TAG, cache);
 	} else {
 		fprintf(stderr, "zsbench: lkp-splice: no stress-ng: neither %s nor one in PATH "
-			"(build it with userspace/lkp/build-stress-ng.sh SRC %s)\n", cache, LKP_TAG);
+			"(put a static build of tag %s there, or pass --lkp-stress-ng)\n", cache, LKP_TAG);
 		return -1;
 	}
 	argv[0] = b->path;

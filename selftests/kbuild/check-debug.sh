@@ -34,11 +34,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 vm=$top/selftests/vm
 out=${DEBUG_OUT:-$top/.check-$variant}
-# One guest run at a time (TEAM.md); ZSVM_LOCK=none does not wait.
-lock=${ZSVM_LOCK:-/work/.vm.lock}
-[ -d "$(dirname "$lock")" ] || lock=/tmp/zsvm.lock
-locked=(flock "$lock")
-[ "$lock" = none ] && locked=()
+# One guest run at a time (selftests/vm/vmlock.sh; ZSVM_LOCK=none does not wait).
+# shellcheck source=selftests/vm/vmlock.sh
+. "$vm/vmlock.sh"
+locked=(zs_vm_locked)
+lockcmd="flock $ZSVM_LOCK"
+[ "$ZSVM_LOCK" = none ] && lockcmd=
 rm -rf "$out"
 mkdir -p "$out"
 start=$(date +%s)
@@ -167,7 +168,7 @@ while [ \$# -gt 0 ]; do
 	*) args+=("\$1"); shift ;;
 	esac
 done
-exec ${locked[*]} "$vm/run.sh" --kimage "$kd/bzImage" --kmods "$kd/modules" \\
+exec $lockcmd "$vm/run.sh" --kimage "$kd/bzImage" --kmods "$kd/modules" \\
 	--append "$bootargs" "\${args[@]}" "\$@"
 WRAP
 	chmod +x "$out/run-debug.sh"

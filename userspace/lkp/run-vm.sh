@@ -11,9 +11,10 @@
 #      NEW_TIME s (default 30) per implementation.
 #
 # The stress-ng binaries come from /var/cache/zsplice/stress-ng/<tag>/
-# (userspace/lkp/build-stress-ng.sh); a missing one is reported and its
+# (static builds of those tags, Documentation/benchmarking.rst); a missing one is reported and its
 # part skipped.  Results: results/lkp/{lkp.txt,*.json}.  The guest run holds
-# /work/.vm.lock (or $VM_LOCK) so that only one guest runs at a time.
+# the rig's guest lock (selftests/vm/vmlock.sh) so that only one guest runs
+# at a time.
 #
 # Environment: LKP_TIME, NEW_TIME, NEW_TAG (default V0.22.00), KVER,
 # IMPLS (default none,copy,zeropage,folio,devzero), PARTS (default
@@ -27,10 +28,11 @@ new_time=${NEW_TIME:-30}
 new_tag=${NEW_TAG:-V0.22.00}
 impls=${IMPLS:-none,copy,zeropage,folio,devzero}
 parts=" ${PARTS:-old new} "
-lock=${VM_LOCK:-/work/.vm.lock}
 res=$top/results/lkp
 # shellcheck source=selftests/vm/kver.sh
 . "$top/selftests/vm/kver.sh"
+# shellcheck source=selftests/vm/vmlock.sh
+. "$top/selftests/vm/vmlock.sh"
 kver=${KVER:-$(zs_installed_kver)}
 
 mkdir -p "$res"
@@ -46,7 +48,7 @@ elif [ -x "$cache/V0.17.00/stress-ng" ]; then
 	files+=(--file "$cache/V0.17.00/stress-ng:$cache/V0.17.00/stress-ng")
 	cmd="$cmd $zsb --lkp-time $lkp_time --json /tmp/lkp-v0.17.00-1k.json;"
 else
-	echo "run-vm: $cache/V0.17.00/stress-ng missing (userspace/lkp/build-stress-ng.sh);" \
+	echo "run-vm: $cache/V0.17.00/stress-ng missing (Documentation/benchmarking.rst);" \
 		"running Debian's stress-ng 0.15.06 instead (same 1-byte splice)" >&2
 	cmd="$cmd $zsb --lkp-stress-ng stress-ng --lkp-time $lkp_time --json /tmp/lkp-v0.17.00-1k.json;"
 fi
@@ -64,7 +66,7 @@ cmd="$cmd echo 'lkp: after all runs:'; grep -E '^(folio_bytes|zeropage_bytes|fol
 
 out=$res/vm
 rm -rf "$out"
-flock "$lock" bash "$top/selftests/vm/run.sh" --kver "$kver" --out "$out" --timeout 3600 \
+zs_vm_locked bash "$top/selftests/vm/run.sh" --kver "$kver" --out "$out" --timeout 3600 \
 	--append "mitigations=off" "${files[@]}" \
 	--collect /tmp/lkp-v0.17.00-1k.json --collect /tmp/lkp-new-1k.json \
 	--collect /tmp/lkp-new-64k.json -- "$cmd" | tee "$res/lkp.txt"
