@@ -473,6 +473,41 @@ TEST_F(con, tcp_splice_from_pipe)
 }
 
 /*
+ * A socket's bytes spliced into a pipe first (skb_splice_bits() builds
+ * nosteal buffers whose private field it never sets), then the device's:
+ * the device's bytes must land after the socket's, never inside the
+ * socket's buffer, and read back as zeros.
+ */
+TEST_F(con, socket_then_device)
+{
+	static const char hello[] = "socket bytes";
+	enum { HLEN = sizeof(hello) - 1 };
+	char buf[HLEN + 4097];
+	int cli, srv, q[2];
+	ssize_t got, n;
+
+	if (tcp_pair(&cli, &srv))
+		SKIP(return, "no TCP on 127.0.0.1: %s", strerror(errno));
+	ASSERT_EQ(0, zs_pipe(q, 0, 0));
+	ASSERT_EQ(HLEN, send(cli, hello, HLEN, 0));
+	ASSERT_EQ(HLEN, splice(srv, NULL, q[1], NULL, HLEN, 0));
+	ASSERT_EQ(1, splice(self->fd, NULL, q[1], NULL, 1, 0));
+	ASSERT_EQ(4096, zs_splice_all(self->fd, q[1], 4096, 0));
+	EXPECT_EQ(HLEN + 4097, zs_pipe_bytes(q[0]));
+	memset(buf, 0x55, sizeof(buf));
+	for (got = 0; got < (ssize_t)sizeof(buf); got += n) {
+		n = read(q[0], buf + got, sizeof(buf) - got);
+		ASSERT_LT(0, n);
+	}
+	EXPECT_EQ(0, memcmp(buf, hello, HLEN));
+	EXPECT_EQ(-1, zs_nonzero(buf + HLEN, 4097));
+	close(q[0]);
+	close(q[1]);
+	close(cli);
+	close(srv);
+}
+
+/*
  * One io_uring splice, waited for at most 30 s: a completion that never
  * comes fails the test instead of hanging it.  The result, or -ETIME.
  */

@@ -74,7 +74,8 @@ struct seq_file;
 
 int zs_pages_init(unsigned int folio_order);
 void zs_pages_exit(void);
-struct folio *zs_pages_get(enum zs_set *set, unsigned int *cpu);
+struct folio *zs_pages_get(enum zs_set *set, size_t len, unsigned int slots,
+			   unsigned int *nr);
 size_t zs_pages_size(enum zs_set set);
 size_t zs_pages_buf_room(const struct pipe_buffer *buf);
 unsigned int zs_pages_count(enum zs_set set);

@@ -69,7 +69,7 @@ static const struct kernel_param_ops zs_param_order_ops = {
 
 module_param_cb(folio_order, &zs_param_order_ops, &zs_folio_order, 0444);
 MODULE_PARM_DESC(folio_order,
-		 "order of the zero folios of splice_impl=folio, 1..9 (default: 9, 2 MiB)");
+		 "order of the zero folios of splice_impl=folio, 1..9 (default: 9, 2 MiB); one folio per CPU that splices, on its node, freed when the CPU goes offline");
 
 /* The implementation @zf uses now: its own override or the parameter. */
 int zs_file_impl(const struct zs_file *zf)

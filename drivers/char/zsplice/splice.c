@@ -38,13 +38,14 @@
  */
 static size_t zs_pipe_room(const struct pipe_inode_info *pipe)
 {
-	unsigned int tail;
+	unsigned int i, used = pipe_occupancy(pipe->head, pipe->tail);
 	size_t bytes = 0;
 
 	if ((size_t)pipe->max_usage * ZS_BUF_MAX_BYTES <= ZS_PIPE_MAX_BYTES)
 		return ZS_PIPE_MAX_BYTES;
-	for (tail = pipe->tail; tail != pipe->head; tail++)
-		bytes += pipe_buf(pipe, tail)->len;
+	/* by count: head and tail are pipe_index_t, 16 bits on 32-bit */
+	for (i = 0; i < used; i++)
+		bytes += pipe_buf(pipe, pipe->tail + i)->len;
 	return bytes < ZS_PIPE_MAX_BYTES ? ZS_PIPE_MAX_BYTES - bytes : 0;
 }
 
@@ -70,21 +71,18 @@ static size_t zs_splice_coalesce(struct pipe_inode_info *pipe, size_t len)
 static ssize_t zs_splice_fill(struct pipe_inode_info *pipe, enum zs_set set,
 			      size_t len, unsigned int *slots)
 {
-	unsigned int free, nr, i, cpu;
+	unsigned int free, nr, i;
 	struct folio *folio;
 	size_t size, done = 0;
 
 	*slots = 0;
 	if (!len || pipe_full(pipe->head, pipe->tail, pipe->max_usage))
 		return 0;
-	folio = zs_pages_get(&set, &cpu);
-	if (!folio)
-		return -ENOMEM;
-	size = zs_pages_size(set);
 	free = pipe->max_usage - pipe_occupancy(pipe->head, pipe->tail);
-	nr = min_t(size_t, free, DIV_ROUND_UP(len, size));
-
-	folio_ref_add(folio, nr);
+	folio = zs_pages_get(&set, len, free, &nr);
+	if (IS_ERR(folio))
+		return PTR_ERR(folio);
+	size = zs_pages_size(set);
 	for (i = 0; i < nr; i++) {
 		size_t n = min(len - done, size);
 
@@ -93,8 +91,6 @@ static ssize_t zs_splice_fill(struct pipe_inode_info *pipe, enum zs_set set,
 			.offset		= 0,
 			.len		= n,
 			.ops		= &nosteal_pipe_buf_ops,
-			.flags		= 0,
-			.private	= cpu,
 		};
 		pipe->head++;
 		done += n;
