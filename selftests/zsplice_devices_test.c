@@ -3,7 +3,8 @@
  * zsplice: the plain file operations of /dev/zsplice and /dev/fullsplice
  * (read, readv, write, lseek, mmap, io_uring read, RWF_NOWAIT), the
  * per-file ioctls, the module parameters and the statistics files in
- * debugfs, with every errno they promise.  In target mode (ZSPLICE_ZERO=
+ * debugfs, with every errno they promise, and the zsplice:splice_read
+ * tracepoint's format as libtraceevent reads it.  In target mode (ZSPLICE_ZERO=
  * /dev/zero) the ioctl, parameter and statistics fixtures skip.
  */
 #include <dirent.h>
@@ -947,6 +948,96 @@ TEST_F(stats, reset_bad_input_einval)
 		zs_stats_path(path, sizeof(path), self->full, "stats");
 		EXPECT_NE(0, zs_write_file(path, "1"));
 	}
+}
+
+/* ------------------------------------------------------------ tracepoint */
+
+#define ZS_TRACEFS	"/sys/kernel/tracing"
+#define ZS_EVENT	ZS_TRACEFS "/events/zsplice/splice_read"
+
+/*
+ * The value of one { VALUE, "name" } pair of __print_symbolic() in
+ * @fmt, the way libtraceevent reads it: VALUE must be a number; an
+ * identifier (an enum the kernel did not export with TRACE_DEFINE_ENUM)
+ * leaves perf and trace-cmd unable to map the field.  -1: @name absent;
+ * -2: present but not a number.
+ */
+static long symbolic_value(const char *fmt, const char *name)
+{
+	char quoted[64], *end;
+	const char *q, *v;
+	long val;
+
+	snprintf(quoted, sizeof(quoted), "\"%s\" }", name);
+	q = strstr(fmt, quoted);
+	if (!q)
+		return -1;
+	for (v = q; v > fmt && *v != '{'; v--)
+		;
+	v++;
+	while (*v == ' ')
+		v++;
+	val = strtol(v, &end, 0);
+	if (end == v)
+		return -2;
+	while (*end == ' ')
+		end++;
+	return *end == ',' && end + 2 == q ? val : -2;
+}
+
+/*
+ * zsplice:splice_read: its format file names every device and
+ * implementation with a number libtraceevent can map, and the text trace
+ * of one splice per implementation names them.
+ */
+TEST(trace_event_symbols_resolve)
+{
+	static const char * const devs[] = { "zsplice", "fullsplice" };
+	char fmt[8192], line[512];
+	int impl, fd, p[2];
+	unsigned int i;
+	FILE *f;
+	bool seen[ZSPLICE_IMPL_COUNT] = { false };
+
+	if (zs_host_mode())
+		SKIP(return, ZS_NEEDS_MODULE("the zsplice:splice_read tracepoint"));
+	if (access(ZS_EVENT "/format", R_OK))
+		SKIP(return, "%s/format: %s (tracefs not mounted?)", ZS_EVENT, strerror(errno));
+	ASSERT_LT(0, zs_read_file(ZS_EVENT "/format", fmt, sizeof(fmt)));
+	TH_LOG("%s", strstr(fmt, "print fmt:") ?: fmt);
+	for (i = 0; i < ZS_ARRAY_SIZE(devs); i++)
+		EXPECT_EQ((long)i, symbolic_value(fmt, devs[i])) TH_LOG("device %s", devs[i]);
+	for (impl = 0; impl < ZSPLICE_IMPL_COUNT; impl++)
+		EXPECT_EQ(impl, symbolic_value(fmt, zs_impl_names[impl]))
+			TH_LOG("implementation %s", zs_impl_names[impl]);
+
+	ASSERT_EQ(0, zs_write_file(ZS_TRACEFS "/trace", ""));
+	ASSERT_EQ(0, zs_write_file(ZS_EVENT "/enable", "1"));
+	for (impl = 0; impl < ZSPLICE_IMPL_COUNT; impl++) {
+		fd = zs_open_impl(false, O_RDONLY, impl);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, zs_pipe(p, 0, O_NONBLOCK));
+		splice(fd, NULL, p[1], NULL, 1, 0);
+		close(p[0]);
+		close(p[1]);
+		close(fd);
+	}
+	ASSERT_EQ(0, zs_write_file(ZS_EVENT "/enable", "0"));
+	f = fopen(ZS_TRACEFS "/trace", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		for (impl = 0; impl < ZSPLICE_IMPL_COUNT; impl++) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "dev=zsplice impl=%s len=1 ",
+				 zs_impl_names[impl]);
+			if (strstr(line, want))
+				seen[impl] = true;
+		}
+	}
+	fclose(f);
+	for (impl = 0; impl < ZSPLICE_IMPL_COUNT; impl++)
+		EXPECT_TRUE(seen[impl]) TH_LOG("no trace line for %s", zs_impl_names[impl]);
 }
 
 ZS_SKIP_WITHOUT_DEVICES

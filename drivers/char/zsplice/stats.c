@@ -22,8 +22,16 @@
 #include <linux/uaccess.h>
 #include <zsplice/zsplice.h>
 
-/* struct zs_stats is made of u64s only: sum and reset treat it as an array. */
+/*
+ * struct zs_stats is made of u64s only, without padding: sum and reset
+ * treat it as an array.  A member of another type, or one added without
+ * updating the count here, fails the build.
+ */
 #define ZS_STATS_WORDS	(sizeof(struct zs_stats) / sizeof(u64))
+static_assert(sizeof(struct zs_impl_stats) == 4 * sizeof(u64));
+static_assert(ZS_STATS_WORDS == 6 + 4 * ZSPLICE_IMPL_COUNT);
+static_assert(sizeof(struct zs_stats) % sizeof(u64) == 0);
+static_assert(__alignof__(struct zs_stats) == __alignof__(u64));
 
 static struct dentry *zs_debugfs_root;
 

@@ -15,6 +15,18 @@
 #include <linux/tracepoint.h>
 #include <zsplice/zsplice.h>
 
+/*
+ * The enum values __print_symbolic() names, exported to the event's format
+ * file so that tools parsing it (libtraceevent: perf, trace-cmd) see
+ * numbers they can map, not identifiers they cannot resolve.
+ */
+TRACE_DEFINE_ENUM(ZS_ZERO);
+TRACE_DEFINE_ENUM(ZS_FULL);
+TRACE_DEFINE_ENUM(ZSPLICE_IMPL_NONE);
+TRACE_DEFINE_ENUM(ZSPLICE_IMPL_COPY);
+TRACE_DEFINE_ENUM(ZSPLICE_IMPL_ZEROPAGE);
+TRACE_DEFINE_ENUM(ZSPLICE_IMPL_FOLIO);
+
 TRACE_EVENT(splice_read,
 	    TP_PROTO(const struct zs_dev *zdev, int impl, size_t len,
 		     size_t coalesced, unsigned int slots, ssize_t ret),
