@@ -16,6 +16,7 @@
 #   SOAK_MINUTES  budget in minutes (default 3, the short form of make check;
 #                 10 or more is the long form, which must reach 10^6 ops)
 #   SOAK_ROUNDS   unload rounds (default 50)
+#   SOAK_SEED     trinity's first seed and soak_fuzz's seed (default 1)
 #   KVER, VM_ACCEL, ZSVM_BUILD as for selftests/vm/run.sh
 #   ZSVM_RUN      the rig's run.sh (default selftests/vm/run.sh)
 set -uo pipefail
@@ -26,7 +27,7 @@ minutes=${SOAK_MINUTES:-3}
 rounds=${SOAK_ROUNDS:-50}
 out=$top/selftests/vm/.build/soak
 build=1
-progs="soak_switch soak_unload soak_account soak_badinput soak_runas"
+progs="soak_switch soak_unload soak_account soak_badinput soak_runas soak_fuzz"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift 2 ;;
@@ -103,7 +104,7 @@ if [ -n "$missing" ]; then
 else
 	echo "# soak: ${minutes} min budget, $rounds unload rounds, hard timeout ${timeout} s, logs in $out"
 	"${ZSVM_RUN:-$top/selftests/vm/run.sh}" --out "$out" --timeout "$timeout" "${files[@]}" -- \
-		"SOAK_MINUTES=$minutes SOAK_ROUNDS=$rounds ZSPLICE_KO=/zs/zsplice.ko sh /zs/bin/guest-soak.sh"
+		"SOAK_MINUTES=$minutes SOAK_ROUNDS=$rounds SOAK_SEED=${SOAK_SEED:-1} ZSPLICE_KO=/zs/zsplice.ko sh /zs/bin/guest-soak.sh"
 	rc=$?
 	case $rc in
 	0) host_result ok "guest run: no kernel splat, finished within $timeout s" ;;
@@ -130,7 +131,7 @@ if [ -z "$passed" ] || [ -z "$failed" ]; then
 	failed=$((${failed:-0} + 1))
 fi
 echo "# figures:"
-grep -hE 'SOAK-(TRINITY|SWITCH|UNLOAD)' "$out/soak.tap" | sed 's/^# */#   /'
+grep -hE 'SOAK-(TRINITY|FUZZ|SWITCH|UNLOAD)' "$out/soak.tap" | sed 's/^# */#   /'
 [ -z "$skipped" ] || [ "$skipped" = 0 ] || echo "# $skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
