@@ -407,11 +407,13 @@ static long fill_to(int fd, int p[2], long want)
 
 /*
  * The review's reproducer: two pipes of 1 GiB each, both tee()d into a
- * third (2 GiB), the first spliced into it as well (3 GiB), and all of the
- * third tee()d into a fourth in one call.  FIONREAD must say INT_MAX, never
- * a negative count; tee() and splice() the true byte counts.  Mainline
- * keeps these counts in int (FIONREAD in fs/pipe.c, splice_pipe_to_pipe()
- * and link_pipe() in fs/splice.c), so without the fix (patch 1 of
+ * third (2 GiB), the first spliced into it as well (3 GiB), all of the
+ * third tee()d into a fourth in one call, and the fourth spliced into a
+ * fifth in one call.  FIONREAD must say INT_MAX, never a negative count;
+ * tee() and splice() the true byte counts.  Mainline
+ * keeps two of these counts in int (FIONREAD in fs/pipe.c,
+ * splice_pipe_to_pipe() in fs/splice.c; tee()'s link_pipe() counts in
+ * ssize_t), so without the fix (patch 1 of
  * mainline's v2 series) FIONREAD reads -2147483648: an expected failure,
  * unless ZSPLICE_FIONREAD_FIXED=1 says the kernel has the fix (make
  * mem-check sets it).  Needs buffers of 32 KiB or more (65536 slots per
@@ -423,7 +425,8 @@ TEST_F_TIMEOUT(intmax, fionread_past_int_max_through_tee, 600)
 	const char *fixed_env = getenv("ZSPLICE_FIONREAD_FIXED");
 	bool fixed = fixed_env && !strcmp(fixed_env, "1");
 	int a[2] = { -1, -1 }, b[2] = { -1, -1 }, r[2] = { -1, -1 }, q[2] = { -1, -1 };
-	long size, fa, fb, t1, t2, mv, t3;
+	int w[2] = { -1, -1 };
+	long size, fa, fb, t1, t2, mv, t3, mv3;
 	int fion, fion3, null;
 
 	/* first the buffer size, cheaply: what a 16-slot pipe takes */
@@ -444,6 +447,7 @@ TEST_F_TIMEOUT(intmax, fionread_past_int_max_through_tee, 600)
 	ASSERT_EQ(0, zs_pipe(b, size, O_NONBLOCK));
 	ASSERT_EQ(0, zs_pipe(r, size, O_NONBLOCK));
 	ASSERT_EQ(0, zs_pipe(q, size, O_NONBLOCK));
+	ASSERT_EQ(0, zs_pipe(w, size, O_NONBLOCK));
 	fb = fill_to(self->fd, b, 1L << 30);
 	ASSERT_EQ(1L << 30, fb);
 	t1 = tee(a[0], r[1], 1L << 30, SPLICE_F_NONBLOCK);
@@ -455,16 +459,19 @@ TEST_F_TIMEOUT(intmax, fionread_past_int_max_through_tee, 600)
 	ASSERT_EQ(1L << 30, mv);
 	fion3 = zs_pipe_bytes(r[0]);
 	t3 = tee(r[0], q[1], 3L << 30, SPLICE_F_NONBLOCK);
-	TH_LOG("%s: FIONREAD %d with 2 GiB, %d with 3 GiB; tee of 3 GiB returned %ld",
-	       zs_dev_path(false), fion, fion3, t3);
-	if (!fixed && (fion < 0 || fion3 < 0 || t3 != 3L << 30)) {
-		ZS_XFAIL(goto out, "FIONREAD %d/%d, tee %ld: the core counts pipe bytes in int (set ZSPLICE_FIONREAD_FIXED=1 on a kernel with the fix)",
-			 fion, fion3, t3);
+	mv3 = splice(q[0], NULL, w[1], NULL, 3L << 30, SPLICE_F_NONBLOCK);
+	TH_LOG("%s: FIONREAD %d with 2 GiB, %d with 3 GiB; tee of 3 GiB returned %ld, a pipe-to-pipe splice of it %ld",
+	       zs_dev_path(false), fion, fion3, t3, mv3);
+	if (!fixed && (fion < 0 || fion3 < 0 || t3 != 3L << 30 || mv3 != 3L << 30)) {
+		ZS_XFAIL(goto out, "FIONREAD %d/%d, tee %ld, splice %ld: the core counts pipe bytes in int (set ZSPLICE_FIONREAD_FIXED=1 on a kernel with the fix)",
+			 fion, fion3, t3, mv3);
 	}
 	EXPECT_EQ(INT_MAX, fion);
 	EXPECT_EQ(INT_MAX, fion3);
 	EXPECT_EQ(3L << 30, t3);
-	EXPECT_EQ(INT_MAX, zs_pipe_bytes(q[0]));
+	EXPECT_EQ(3L << 30, mv3);
+	EXPECT_EQ(0, zs_pipe_bytes(q[0]));
+	EXPECT_EQ(INT_MAX, zs_pipe_bytes(w[0]));
 	/* everything still reads back: drain the 3 GiB of r to /dev/null */
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, null);
@@ -485,6 +492,10 @@ out:
 	if (q[0] >= 0) {
 		close(q[0]);
 		close(q[1]);
+	}
+	if (w[0] >= 0) {
+		close(w[0]);
+		close(w[1]);
 	}
 }
 
