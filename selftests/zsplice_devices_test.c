@@ -1005,11 +1005,14 @@ TEST(trace_event_symbols_resolve)
 		SKIP(return, "%s/format: %s (tracefs not mounted?)", ZS_EVENT, strerror(errno));
 	ASSERT_LT(0, zs_read_file(ZS_EVENT "/format", fmt, sizeof(fmt)));
 	TH_LOG("%s", strstr(fmt, "print fmt:") ?: fmt);
-	for (i = 0; i < ZS_ARRAY_SIZE(devs); i++)
-		EXPECT_EQ((long)i, symbolic_value(fmt, devs[i])) TH_LOG("device %s", devs[i]);
-	for (impl = 0; impl < ZSPLICE_IMPL_COUNT; impl++)
+	for (i = 0; i < ZS_ARRAY_SIZE(devs); i++) {
+		EXPECT_EQ((long)i, symbolic_value(fmt, devs[i]))
+			TH_LOG("device %s", devs[i]);
+	}
+	for (impl = 0; impl < ZSPLICE_IMPL_COUNT; impl++) {
 		EXPECT_EQ(impl, symbolic_value(fmt, zs_impl_names[impl]))
 			TH_LOG("implementation %s", zs_impl_names[impl]);
+	}
 
 	ASSERT_EQ(0, zs_write_file(ZS_TRACEFS "/trace", ""));
 	ASSERT_EQ(0, zs_write_file(ZS_EVENT "/enable", "1"));
@@ -1036,8 +1039,10 @@ TEST(trace_event_symbols_resolve)
 		}
 	}
 	fclose(f);
-	for (impl = 0; impl < ZSPLICE_IMPL_COUNT; impl++)
-		EXPECT_TRUE(seen[impl]) TH_LOG("no trace line for %s", zs_impl_names[impl]);
+	for (impl = 0; impl < ZSPLICE_IMPL_COUNT; impl++) {
+		EXPECT_TRUE(seen[impl])
+			TH_LOG("no trace line for %s", zs_impl_names[impl]);
+	}
 }
 
 ZS_SKIP_WITHOUT_DEVICES
