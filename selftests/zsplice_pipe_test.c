@@ -236,19 +236,26 @@ static int open_folio9(struct __test_metadata *_metadata)
 	return zs_open_impl(false, O_RDONLY, ZSPLICE_IMPL_FOLIO);
 }
 
+/*
+ * The source: the module's folio at order 9, or in target mode the
+ * device under test (a kernel's own /dev/zero, which may have large zero
+ * buffers); the cap case itself needs the module.
+ */
 FIXTURE_SETUP(cap)
 {
 	self->fd = -1;
 	self->old_max[0] = 0;
-	if (zs_host_mode())
-		SKIP(return, ZS_NEEDS_MODULE("the 1 GiB per-pipe cap"));
 	if (geteuid())
 		SKIP(return, "needs root (pipe-max-size)");
 	ASSERT_LT(0, zs_read_file("/proc/sys/fs/pipe-max-size", self->old_max,
 				  sizeof(self->old_max)));
-	self->fd = open_folio9(_metadata);
-	if (_metadata->exit_code == KSFT_SKIP)
-		return;
+	if (zs_host_mode()) {
+		self->fd = open(zs_dev_path(false), O_RDONLY | O_CLOEXEC);
+	} else {
+		self->fd = open_folio9(_metadata);
+		if (_metadata->exit_code == KSFT_SKIP)
+			return;
+	}
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, zs_pin_cpu(0));
 }
@@ -282,6 +289,8 @@ TEST_F_TIMEOUT(cap, fionread_capped_in_largest_pipe, 300)
 	int p[2], q[2], null, fion;
 	ssize_t n;
 
+	if (zs_host_mode())
+		SKIP(return, ZS_NEEDS_MODULE("the 1 GiB per-pipe cap"));
 	size = largest_pipe(p);
 	ASSERT_LT(0, size);
 	TH_LOG("largest pipe: %ld bytes, %ld slots; folio %ld", size, size / ZS_PAGE,
@@ -357,42 +366,6 @@ TEST_F_TIMEOUT(cap, fionread_capped_in_largest_pipe, 300)
 	statement;								\
 } while (0)
 
-FIXTURE(intmax) {
-	char old_max[64];
-	int fd;
-};
-
-/*
- * The source: the module's folio at order 9, or in target mode the
- * device under test (a kernel's own /dev/zero with large zero buffers).
- */
-FIXTURE_SETUP(intmax)
-{
-	self->fd = -1;
-	self->old_max[0] = 0;
-	if (geteuid())
-		SKIP(return, "needs root (pipe-max-size)");
-	ASSERT_LT(0, zs_read_file("/proc/sys/fs/pipe-max-size", self->old_max,
-				  sizeof(self->old_max)));
-	if (zs_host_mode()) {
-		self->fd = open(zs_dev_path(false), O_RDONLY | O_CLOEXEC);
-	} else {
-		self->fd = open_folio9(_metadata);
-		if (_metadata->exit_code == KSFT_SKIP)
-			return;
-	}
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, zs_pin_cpu(0));
-}
-
-FIXTURE_TEARDOWN(intmax)
-{
-	if (self->old_max[0])
-		zs_write_file("/proc/sys/fs/pipe-max-size", self->old_max);
-	if (self->fd >= 0)
-		close(self->fd);
-}
-
 /* Splice from @fd into @p until it holds @want bytes or takes no more. */
 static long fill_to(int fd, int p[2], long want)
 {
@@ -420,13 +393,15 @@ static long fill_to(int fd, int p[2], long want)
  * pipe at most): the module's 2 MiB folios, or a /dev/zero with large zero
  * folios; others skip.
  */
-TEST_F_TIMEOUT(intmax, fionread_past_int_max_through_tee, 600)
+TEST_F_TIMEOUT(cap, fionread_past_int_max_through_tee, 600)
 {
 	const char *fixed_env = getenv("ZSPLICE_FIONREAD_FIXED");
 	bool fixed = fixed_env && !strcmp(fixed_env, "1");
 	int a[2] = { -1, -1 }, b[2] = { -1, -1 }, r[2] = { -1, -1 }, q[2] = { -1, -1 };
 	int w[2] = { -1, -1 };
+	int *all[] = { a, b, r, q, w };
 	long size, fa, fb, t1, t2, mv, t3, mv3;
+	unsigned int i;
 	int fion, fion3, null;
 
 	/* first the buffer size, cheaply: what a 16-slot pipe takes */
@@ -479,23 +454,11 @@ TEST_F_TIMEOUT(intmax, fionread_past_int_max_through_tee, 600)
 	EXPECT_EQ(0, zs_pipe_bytes(r[0]));
 	close(null);
 out:
-	close(a[0]);
-	close(a[1]);
-	if (b[0] >= 0) {
-		close(b[0]);
-		close(b[1]);
-	}
-	if (r[0] >= 0) {
-		close(r[0]);
-		close(r[1]);
-	}
-	if (q[0] >= 0) {
-		close(q[0]);
-		close(q[1]);
-	}
-	if (w[0] >= 0) {
-		close(w[0]);
-		close(w[1]);
+	for (i = 0; i < ZS_ARRAY_SIZE(all); i++) {
+		if (all[i][0] >= 0) {
+			close(all[i][0]);
+			close(all[i][1]);
+		}
 	}
 }
 
