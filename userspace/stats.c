@@ -1,22 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Mean, sample standard deviation, %change and their LKP-style formatting. */
+/*
+ * Mean, standard deviation, %change and their formatting, computed and
+ * printed as lkp-tests' ncompare does (lib/statistics.rb, lib/compare.rb),
+ * so that a zsbench table and an ncompare table of the same runs agree to
+ * the character:
+ *   mean   the sum (Ruby's Array#sum: Kahan-Babuska compensated) over N;
+ *   sigma  the population standard deviation: sqrt(1/N * sum((v - mean)^2));
+ *   sigma% 100 * sigma / mean, printed truncated ("%d") and only above 2;
+ *   change 100 * (avg - avg0) / avg0, with avg0 = 1e-100 when it is 0,
+ *          printed "%+.1f%%" under 100000, "%+.2g%%" from there;
+ *   a mean is printed "%.2f" under 1000, "%.4g" above 1e8, else truncated.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "zsbench.h"
 
-double zsb_mean(const double *v, int n)
+/* Ruby's Array#sum over floats: Kahan-Babuska compensated summation */
+static double kb_sum(const double *v, int n)
 {
-	double s = 0;
+	double f = 0, c = 0;
 
-	if (n <= 0)
-		return 0;
-	for (int i = 0; i < n; i++)
-		s += v[i];
-	return s / n;
+	for (int i = 0; i < n; i++) {
+		double t = f + v[i];
+
+		if (fabs(f) >= fabs(v[i]))
+			c += (f - t) + v[i];
+		else
+			c += (v[i] - t) + f;
+		f = t;
+	}
+	return f + c;
 }
 
+double zsb_mean(const double *v, int n)
+{
+	if (n <= 0)
+		return 0;
+	return kb_sum(v, n) / n;
+}
+
+/* population sigma; 0 for fewer than two values (ncompare prints none) */
 double zsb_stddev(const double *v, int n)
 {
 	double m = zsb_mean(v, n), s = 0;
@@ -25,54 +50,63 @@ double zsb_stddev(const double *v, int n)
 		return 0;
 	for (int i = 0; i < n; i++)
 		s += (v[i] - m) * (v[i] - m);
-	return sqrt(s / (n - 1));
+	return sqrt(1.0 / n * s);
 }
 
+/*
+ * ncompare divides by 1e-100 for a mean of 0; 0 -> 0 (which would give
+ * -100%) never reaches it, as dump-stat drops a stat that is 0 in every
+ * run, so here it is no change.
+ */
 double zsb_pct_change(double base, double cand)
 {
+	if (base == 0 && cand == 0)
+		return 0;
 	if (base == 0)
-		return cand == 0 ? 0 : INFINITY;
-	return (cand - base) / base * 100.0;
+		base = 1e-100;
+	return 100.0 * (cand - base) / base;
 }
 
-int zsb_sigma_pct(double mean, double sd)
+/* sigma as a percentage of the mean; the sigma itself for a mean of 0 */
+double zsb_sigma_pct(double mean, double sd)
 {
-	if (mean == 0)
-		return -1;
-	return (int)lround(fabs(sd / mean) * 100.0);
+	return mean != 0 ? 100 * sd / mean : sd;
+}
+
+/* Ruby's "%d" of a Float: truncated toward zero */
+static long long ruby_int(double v)
+{
+	return (long long)trunc(v);
 }
 
 void zsb_fmt_num(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
 
-	if (a >= 1e8)
-		snprintf(buf, len, "%.3e", v);
-	else if (a >= 100 || v == floor(v))
-		snprintf(buf, len, "%.0f", trunc(v));	/* LKP truncates (Ruby's %d) */
-	else
+	if (a < 1000)
 		snprintf(buf, len, "%.2f", v);
+	else if (a > 100000000)
+		snprintf(buf, len, "%.4g", v);
+	else
+		snprintf(buf, len, "%lld", ruby_int(v));
 }
 
-/* LKP leaves the column empty for a stddev under 1% */
+/* "±  3%" (5 columns) above 2%, blanks otherwise */
 void zsb_fmt_sigma(char *buf, size_t len, double mean, double sd)
 {
-	int p = zsb_sigma_pct(mean, sd);
+	double p = zsb_sigma_pct(mean, sd);
 
-	if (p < 1)
-		snprintf(buf, len, "%5s", "");
+	if (p > 2)
+		snprintf(buf, len, "\xc2\xb1%3lld%%", ruby_int(p));
 	else
-		snprintf(buf, len, "\xc2\xb1%3d%%", p);
+		snprintf(buf, len, "%5s", "");
 }
 
 void zsb_fmt_change(char *buf, size_t len, double base, double cand)
 {
 	double c = zsb_pct_change(base, cand);
 
-	if (isinf(c))
-		snprintf(buf, len, "%s", "n/a");
-	else
-		snprintf(buf, len, "%+.1f%%", c);
+	snprintf(buf, len, fabs(c) < 100000 ? "%+.1f%%" : "%+.2g%%", c);
 }
 
 struct zsb_result *zsb_results_add(struct zsb_results *rs)

@@ -81,14 +81,14 @@ struct zsb_wctx {
 	char note[96];
 };
 
-/* ---- statistics (stats.c) ---- */
+/* ---- statistics (stats.c): as lkp-tests' ncompare computes and prints them ---- */
 double zsb_mean(const double *v, int n);
-double zsb_stddev(const double *v, int n);	/* sample stddev (n-1) */
-double zsb_pct_change(double base, double cand);
-int zsb_sigma_pct(double mean, double sd);	/* rounded, -1 when undefined */
-/* number as LKP prints it */
+double zsb_stddev(const double *v, int n);	/* population stddev (divides by n) */
+double zsb_pct_change(double base, double cand);	/* 100 * (cand - base) / base */
+double zsb_sigma_pct(double mean, double sd);	/* 100 * sd / mean */
+/* a mean as ncompare prints it */
 void zsb_fmt_num(char *buf, size_t len, double v);
-/* "± 3%" or blanks */
+/* "±  3%" above 2%, else blanks */
 void zsb_fmt_sigma(char *buf, size_t len, double mean, double sd);
 void zsb_fmt_change(char *buf, size_t len, double base, double cand);
 
