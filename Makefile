@@ -3,7 +3,7 @@
 # zsplice top-level Makefile.
 #
 #   make                  build what a user needs: the module (KDIR) and zsbench;
-#                         only kernel headers, libkmod and liburing are needed
+#                         only kernel headers, libkmod, liburing and json-c are needed
 #   make selftests        the kselftests (need tools/testing/selftests of a kernel
 #                         source tree: linux-source-6.12, or KSFT_DIR=)
 #   make check            the test suite, in a QEMU guest (ends "N passed, N failed")
@@ -57,11 +57,11 @@ module modules:
 userspace:
 	@missing=""; \
 	command -v pkg-config >/dev/null || missing="pkg-config"; \
-	for p in libkmod liburing; do \
+	for p in libkmod liburing json-c; do \
 		pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-		echo "zsbench needs:$$missing (Debian: apt-get install pkg-config libkmod-dev liburing-dev)" >&2; \
+		echo "zsbench needs:$$missing (Debian: apt-get install pkg-config libkmod-dev liburing-dev libjson-c-dev)" >&2; \
 		exit 1; \
 	fi
 	$(MAKE) -C $(TOP)/userspace

@@ -3,7 +3,7 @@
 #
 # A clean Debian bookworm chroot (debootstrap --variant=minbase) with only
 # what a user building zsplice has: build-essential, kmod, libkmod-dev,
-# liburing-dev, pkg-config and the linux-headers package of one kernel.
+# liburing-dev, libjson-c-dev, pkg-config and the linux-headers package of one kernel.
 # Used by the clean-machine checks (quick start, Debian package).
 #
 #   tools/chroot-bookworm.sh base [KVER]        create (once) and print the base
@@ -33,7 +33,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cache=/var/cache/zsplice/chroot-bookworm
 mirror=${ZS_MIRROR:-http://deb.debian.org/debian}
 security=${ZS_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
-pkgs="build-essential kmod libkmod-dev liburing-dev pkg-config"
+pkgs="build-essential kmod libkmod-dev liburing-dev libjson-c-dev pkg-config"
 
 die() { echo "chroot-bookworm: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mounts)"

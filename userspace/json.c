@@ -1,48 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * JSON writer (one record per line, so that busybox awk can check it) and a
- * small reader for the same documents (--replot).
+ * The JSON document (--json) and its reader (--replot, --compare), through
+ * json-c.  Laid out one top-level member and one record per line, so that
+ * busybox awk (the guest smoke test) can check it line by line.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
+#include <json.h>
+
 #include "zsbench.h"
-
-void zsb_json_escape(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-static void kv_s(FILE *f, const char *k, const char *v, int comma)
-{
-	fprintf(f, "%s\"%s\":", comma ? "," : "", k);
-	zsb_json_escape(f, v);
-}
-
-static void num(FILE *f, double v)
-{
-	if (v != v || v > 1e300 || v < -1e300)
-		fputs("null", f);
-	else
-		fprintf(f, "%.3f", v);
-}
 
 /* the figure a record stands for, in its unit: the count for fill */
 double zsb_result_value(const struct zsb_result *r)
@@ -56,81 +24,131 @@ enum zsb_unit zsb_values_unit(const struct zsb_result *r)
 	return r->unit == ZSB_UNIT_FILL_COUNT ? ZSB_UNIT_OPS_PER_SEC : r->unit;
 }
 
-static void record(FILE *f, const struct zsb_result *r)
+/* ---- writer ---- */
+
+/* a number with three decimals; null when it is not finite */
+static struct json_object *jnum(double v)
 {
-	fputc('{', f);
-	kv_s(f, "source", r->source, 0);
-	kv_s(f, "workload", r->workload, 1);
-	kv_s(f, "variant", r->variant, 1);
-	fprintf(f, ",\"size\":%zu,\"threads\":%d", r->size, r->threads);
-	kv_s(f, "impl", r->impl, 1);
-	kv_s(f, "metric", r->metric, 1);
-	kv_s(f, "unit", zsb_unit_name(r->unit), 1);
-	fputs(",\"value\":", f);
-	num(f, zsb_result_value(r));
-	kv_s(f, "values_unit", zsb_unit_name(zsb_values_unit(r)), 1);
-	fputs(",\"mean\":", f);
-	num(f, r->mean);
-	fputs(",\"stddev\":", f);
-	num(f, r->stddev);
-	fprintf(f, ",\"runs\":%d,\"values\":[", r->runs);
-	for (int i = 0; i < r->runs; i++) {
-		if (i)
-			fputc(',', f);
-		num(f, r->vals[i]);
+	char s[64];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(s, sizeof(s), "%.3f", v);
+	return json_object_new_double_s(v, s);
+}
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static void add_s(struct json_object *o, const char *k, const char *v)
+{
+	add(o, k, json_object_new_string(v));
+}
+
+static struct json_object *record(const struct zsb_result *r)
+{
+	struct json_object *o = json_object_new_object(), *vals = json_object_new_array();
+
+	add_s(o, "source", r->source);
+	add_s(o, "workload", r->workload);
+	add_s(o, "variant", r->variant);
+	add(o, "size", json_object_new_uint64(r->size));
+	add(o, "threads", json_object_new_int(r->threads));
+	add_s(o, "impl", r->impl);
+	add_s(o, "metric", r->metric);
+	add_s(o, "unit", zsb_unit_name(r->unit));
+	add(o, "value", jnum(zsb_result_value(r)));
+	add_s(o, "values_unit", zsb_unit_name(zsb_values_unit(r)));
+	add(o, "mean", jnum(r->mean));
+	add(o, "stddev", jnum(r->stddev));
+	add(o, "runs", json_object_new_int(r->runs));
+	for (int i = 0; i < r->runs && i < ZSB_MAX_RUNS; i++)
+		json_object_array_add(vals, jnum(r->vals[i]));
+	add(o, "values", vals);
+	add(o, "bytes_per_sec_mean", jnum(r->bytes_per_sec_mean));
+	add(o, "unsupported", json_object_new_boolean(r->unsupported));
+	add_s(o, "error", r->error);
+	if (r->fill_count >= 0) {
+		add(o, "fill_count", json_object_new_int64((int64_t)r->fill_count));
+		add(o, "fill_capped", json_object_new_boolean(r->fill_capped));
 	}
-	fputs("],\"bytes_per_sec_mean\":", f);
-	num(f, r->bytes_per_sec_mean);
-	fprintf(f, ",\"unsupported\":%s", r->unsupported ? "true" : "false");
-	kv_s(f, "error", r->error, 1);
-	if (r->fill_count >= 0)
-		fprintf(f, ",\"fill_count\":%.0f,\"fill_capped\":%s", r->fill_count,
-			r->fill_capped ? "true" : "false");
 	if (r->iowq_workers >= 0)
-		fprintf(f, ",\"iowq_workers\":%d", r->iowq_workers);
-	fputs(",\"enospc_per_sec\":", f);
-	num(f, r->enospc_per_sec);
-	kv_s(f, "note", r->note, 1);
-	if (r->instances_seen)
-		fprintf(f, ",\"stalled\":%d,\"instances_seen\":%d", r->stalled,
-			r->instances_seen);
-	fputc('}', f);
+		add(o, "iowq_workers", json_object_new_int(r->iowq_workers));
+	add(o, "enospc_per_sec", jnum(r->enospc_per_sec));
+	add_s(o, "note", r->note);
+	if (r->instances_seen) {
+		add(o, "stalled", json_object_new_int(r->stalled));
+		add(o, "instances_seen", json_object_new_int(r->instances_seen));
+	}
+	return o;
+}
+
+static struct json_object *document(const struct zsb_results *rs)
+{
+	struct json_object *d = json_object_new_object(), *units = json_object_new_object();
+	struct json_object *recs = json_object_new_array();
+
+	add(d, "schema", json_object_new_int(ZSB_JSON_SCHEMA));
+	add_s(d, "tool", "zsbench");
+	add_s(d, "zsbench_version", ZSB_VERSION);
+	add_s(d, "module_version", rs->module_version);
+	add_s(d, "kernel", rs->kernel);
+	add_s(d, "kernel_version", rs->kernel_version);
+	add(d, "duration", jnum(rs->duration));
+	add_s(d, "baseline", rs->baseline);
+	add_s(d, "stress_ng_version", rs->stress_ng_version);
+	add_s(d, "fio_version", rs->fio_version);
+	if (rs->lkp_stress_ng[0])
+		add_s(d, "lkp_stress_ng", rs->lkp_stress_ng);
+	for (int u = 0; u < ZSB_NUNITS; u++)
+		add_s(units, zsb_units[u].name, zsb_units[u].desc);
+	add(d, "units", units);
+	for (int i = 0; i < rs->n; i++)
+		json_object_array_add(recs, record(&rs->r[i]));
+	add(d, "records", recs);
+	return d;
+}
+
+static const char *text(struct json_object *o)
+{
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+/* json-c's text of every member, a member (and a record) per line */
+static void layout(FILE *f, struct json_object *d)
+{
+	const char *sep = "";
+
+	fputs("{\n", f);
+	json_object_object_foreach(d, key, val) {
+		struct json_object *k = json_object_new_string(key);
+
+		fprintf(f, "%s%s:", sep, text(k));
+		json_object_put(k);
+		sep = ",\n";
+		if (!json_object_is_type(val, json_type_array) ||
+		    json_object_array_length(val) == 0) {
+			fputs(text(val), f);
+			continue;
+		}
+		fputs("[\n", f);
+		for (size_t i = 0, n = json_object_array_length(val); i < n; i++)
+			fprintf(f, "%s%s", text(json_object_array_get_idx(val, i)),
+				i + 1 < n ? ",\n" : "\n");
+		fputs("]", f);
+	}
+	fputs("\n}\n", f);
 }
 
 int zsb_json_write(FILE *f, const struct zsb_results *rs)
 {
-	fprintf(f, "{\n\"schema\":%d,\n", ZSB_JSON_SCHEMA);
-	kv_s(f, "tool", "zsbench", 0);
-	fputs(",\n", f);
-	kv_s(f, "zsbench_version", ZSB_VERSION, 0);
-	fputs(",\n", f);
-	kv_s(f, "module_version", rs->module_version, 0);
-	fputs(",\n", f);
-	kv_s(f, "kernel", rs->kernel, 0);
-	fputs(",\n", f);
-	kv_s(f, "kernel_version", rs->kernel_version, 0);
-	fputs(",\n\"duration\":", f);
-	num(f, rs->duration);
-	fputs(",\n", f);
-	kv_s(f, "baseline", rs->baseline, 0);
-	fputs(",\n", f);
-	kv_s(f, "stress_ng_version", rs->stress_ng_version, 0);
-	fputs(",\n", f);
-	kv_s(f, "fio_version", rs->fio_version, 0);
-	if (rs->lkp_stress_ng[0]) {
-		fputs(",\n", f);
-		kv_s(f, "lkp_stress_ng", rs->lkp_stress_ng, 0);
-	}
-	fputs(",\n\"units\":{", f);
-	for (int u = 0; u < ZSB_NUNITS; u++)
-		kv_s(f, zsb_units[u].name, zsb_units[u].desc, u > 0);
-	fputs("}", f);
-	fputs(",\n\"records\":[\n", f);
-	for (int i = 0; i < rs->n; i++) {
-		record(f, &rs->r[i]);
-		fputs(i + 1 < rs->n ? ",\n" : "\n", f);
-	}
-	fputs("]\n}\n", f);
+	struct json_object *d = document(rs);
+
+	layout(f, d);
+	json_object_put(d);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -147,339 +165,120 @@ int zsb_json_write_file(const char *path, const struct zsb_results *rs)
 	return rc;
 }
 
-/* ---- reader ---- */
-struct jp {
-	const char *s;
-	int err;
-};
+/* ---- reader: schema 1, 2 and 3 ---- */
 
-static void ws(struct jp *p)
+static void get_s(struct json_object *o, const char *k, char *out, size_t len)
 {
-	while (isspace((unsigned char)*p->s))
-		p->s++;
+	struct json_object *v;
+
+	if (json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string))
+		snprintf(out, len, "%s", json_object_get_string(v));
 }
 
-static int expect(struct jp *p, char ch)
+/* a number (null reads as 0); leaves *out alone when the key is absent */
+static void get_d(struct json_object *o, const char *k, double *out)
 {
-	ws(p);
-	if (*p->s != ch) {
-		p->err = 1;
-		return -1;
-	}
-	p->s++;
-	return 0;
+	struct json_object *v;
+
+	if (json_object_object_get_ex(o, k, &v))
+		*out = json_object_get_double(v);
 }
 
-/* parse a string into out (truncated to len) */
-static int pstring(struct jp *p, char *out, size_t len)
+static void get_i(struct json_object *o, const char *k, int *out)
 {
-	size_t n = 0;
+	double d = 0;
 
-	if (expect(p, '"'))
-		return -1;
-	while (*p->s && *p->s != '"') {
-		char ch = *p->s++;
-
-		if (ch == '\\') {
-			ch = *p->s++;
-			switch (ch) {
-			case 'n': ch = '\n'; break;
-			case 't': ch = '\t'; break;
-			case 'r': ch = '\r'; break;
-			case 'b': ch = '\b'; break;
-			case 'f': ch = '\f'; break;
-			case 'u': {
-				char hex[5] = { 0 };
-
-				for (int i = 0; i < 4 && *p->s; i++)
-					hex[i] = *p->s++;
-				ch = (char)strtol(hex, NULL, 16);
-				break;
-			}
-			case 0:
-				p->err = 1;
-				return -1;
-			default:
-				break;
-			}
-		}
-		if (n + 1 < len)
-			out[n++] = ch;
+	if (json_object_object_get_ex(o, k, NULL)) {
+		get_d(o, k, &d);
+		*out = (int)d;
 	}
-	if (len)
-		out[n] = 0;
-	if (*p->s != '"') {
-		p->err = 1;
-		return -1;
-	}
-	p->s++;
-	return 0;
 }
 
-static double pnum(struct jp *p)
+static void get_values(struct json_object *o, const char *k, struct zsb_result *r)
 {
-	char *end;
-	double v;
+	struct json_object *a;
+	size_t n;
 
-	ws(p);
-	if (!strncmp(p->s, "null", 4)) {
-		p->s += 4;
-		return 0;
-	}
-	v = strtod(p->s, &end);
-	if (end == p->s)
-		p->err = 1;
-	p->s = end;
-	return v;
-}
-
-static void skip_value(struct jp *p);
-
-static void skip_container(struct jp *p, char open, char close)
-{
-	char dummy[2];
-
-	expect(p, open);
-	ws(p);
-	if (*p->s == close) {
-		p->s++;
+	if (!json_object_object_get_ex(o, k, &a) || !json_object_is_type(a, json_type_array))
 		return;
-	}
-	while (!p->err) {
-		if (open == '{') {
-			pstring(p, dummy, sizeof(dummy));
-			expect(p, ':');
-		}
-		skip_value(p);
-		ws(p);
-		if (*p->s == ',') {
-			p->s++;
-			continue;
-		}
-		expect(p, close);
-		return;
-	}
+	n = json_object_array_length(a);
+	for (size_t i = 0; i < n && i < ZSB_MAX_RUNS; i++)
+		r->vals[i] = json_object_get_double(json_object_array_get_idx(a, i));
+	/*
+	 * Every run known: mean and sigma as this zsbench computes them
+	 * (schema 2 and older wrote the sample sigma).
+	 */
+	if (n > 0 && n <= ZSB_MAX_RUNS && (size_t)r->runs == n)
+		zsb_result_finish(r);
 }
 
-static void skip_value(struct jp *p)
+static void read_record(struct json_object *o, struct zsb_result *r)
 {
-	char dummy[2];
+	char unit[32] = "";
+	int u;
 
-	ws(p);
-	if (*p->s == '{')
-		skip_container(p, '{', '}');
-	else if (*p->s == '[')
-		skip_container(p, '[', ']');
-	else if (*p->s == '"')
-		pstring(p, dummy, sizeof(dummy));
-	else if (!strncmp(p->s, "true", 4) || !strncmp(p->s, "null", 4))
-		p->s += 4;
-	else if (!strncmp(p->s, "false", 5))
-		p->s += 5;
-	else
-		pnum(p);
-}
+	get_s(o, "source", r->source, sizeof(r->source));
+	get_s(o, "workload", r->workload, sizeof(r->workload));
+	get_s(o, "variant", r->variant, sizeof(r->variant));
+	get_s(o, "impl", r->impl, sizeof(r->impl));
+	get_s(o, "metric", r->metric, sizeof(r->metric));
+	get_s(o, "unit", unit, sizeof(unit));
+	u = zsb_unit_parse(unit);
+	r->unit = u < 0 ? ZSB_UNIT_OPS_PER_SEC : (enum zsb_unit)u;
+	get_s(o, "error", r->error, sizeof(r->error));
+	get_s(o, "note", r->note, sizeof(r->note));
+	if (json_object_object_get_ex(o, "size", NULL)) {
+		double d = 0;
 
-static int pbool(struct jp *p)
-{
-	ws(p);
-	if (!strncmp(p->s, "true", 4)) {
-		p->s += 4;
-		return 1;
+		get_d(o, "size", &d);
+		r->size = (size_t)d;
 	}
-	if (!strncmp(p->s, "false", 5)) {
-		p->s += 5;
-		return 0;
-	}
-	p->err = 1;
-	return 0;
-}
-
-static void precord(struct jp *p, struct zsb_result *r)
-{
-	char key[64];
-
-	if (expect(p, '{'))
-		return;
-	ws(p);
-	if (*p->s == '}') {
-		p->s++;
-		return;
-	}
-	while (!p->err) {
-		pstring(p, key, sizeof(key));
-		expect(p, ':');
-		if (!strcmp(key, "source"))
-			pstring(p, r->source, sizeof(r->source));
-		else if (!strcmp(key, "workload"))
-			pstring(p, r->workload, sizeof(r->workload));
-		else if (!strcmp(key, "variant"))
-			pstring(p, r->variant, sizeof(r->variant));
-		else if (!strcmp(key, "impl"))
-			pstring(p, r->impl, sizeof(r->impl));
-		else if (!strcmp(key, "metric"))
-			pstring(p, r->metric, sizeof(r->metric));
-		else if (!strcmp(key, "unit")) {
-			char u[32];
-			int v;
-
-			pstring(p, u, sizeof(u));
-			v = zsb_unit_parse(u);
-			r->unit = v < 0 ? ZSB_UNIT_OPS_PER_SEC : (enum zsb_unit)v;
-		}
-		else if (!strcmp(key, "error"))
-			pstring(p, r->error, sizeof(r->error));
-		else if (!strcmp(key, "note"))
-			pstring(p, r->note, sizeof(r->note));
-		else if (!strcmp(key, "size"))
-			r->size = (size_t)pnum(p);
-		else if (!strcmp(key, "threads"))
-			r->threads = (int)pnum(p);
-		else if (!strcmp(key, "runs"))
-			r->runs = (int)pnum(p);
-		else if (!strcmp(key, "ops_per_sec_mean") || !strcmp(key, "mean"))
-			r->mean = pnum(p);
-		else if (!strcmp(key, "ops_per_sec_stddev") || !strcmp(key, "stddev"))
-			r->stddev = pnum(p);
-		else if (!strcmp(key, "bytes_per_sec_mean"))
-			r->bytes_per_sec_mean = pnum(p);
-		else if (!strcmp(key, "enospc_per_sec"))
-			r->enospc_per_sec = pnum(p);
-		else if (!strcmp(key, "fill_count"))
-			r->fill_count = pnum(p);
-		else if (!strcmp(key, "fill_capped"))
-			r->fill_capped = pbool(p);
-		else if (!strcmp(key, "iowq_workers"))
-			r->iowq_workers = (int)pnum(p);
-		else if (!strcmp(key, "stalled"))
-			r->stalled = (int)pnum(p);
-		else if (!strcmp(key, "instances_seen"))
-			r->instances_seen = (int)pnum(p);
-		else if (!strcmp(key, "unsupported"))
-			r->unsupported = pbool(p);
-		else if (!strcmp(key, "ops_per_sec") || !strcmp(key, "values")) {
-			int n = 0;
-
-			expect(p, '[');
-			ws(p);
-			if (*p->s == ']') {
-				p->s++;
-			} else {
-				while (!p->err) {
-					double v = pnum(p);
-
-					if (n < ZSB_MAX_RUNS)
-						r->vals[n++] = v;
-					ws(p);
-					if (*p->s == ',') {
-						p->s++;
-						continue;
-					}
-					expect(p, ']');
-					break;
-				}
-			}
-		} else {
-			skip_value(p);
-		}
-		ws(p);
-		if (*p->s == ',') {
-			p->s++;
-			continue;
-		}
-		expect(p, '}');
-		return;
-	}
-}
-
-static int parse_doc(const char *text, struct zsb_results *rs)
-{
-	struct jp p = { text, 0 };
-	char key[64];
-
-	if (expect(&p, '{'))
-		return -1;
-	ws(&p);
-	if (*p.s == '}')
-		return 0;
-	while (!p.err) {
-		pstring(&p, key, sizeof(key));
-		expect(&p, ':');
-		if (!strcmp(key, "kernel"))
-			pstring(&p, rs->kernel, sizeof(rs->kernel));
-		else if (!strcmp(key, "stress_ng_version"))
-			pstring(&p, rs->stress_ng_version, sizeof(rs->stress_ng_version));
-		else if (!strcmp(key, "fio_version"))
-			pstring(&p, rs->fio_version, sizeof(rs->fio_version));
-		else if (!strcmp(key, "module_version"))
-			pstring(&p, rs->module_version, sizeof(rs->module_version));
-		else if (!strcmp(key, "kernel_version"))
-			pstring(&p, rs->kernel_version, sizeof(rs->kernel_version));
-		else if (!strcmp(key, "lkp_stress_ng"))
-			pstring(&p, rs->lkp_stress_ng, sizeof(rs->lkp_stress_ng));
-		else if (!strcmp(key, "baseline"))
-			pstring(&p, rs->baseline, sizeof(rs->baseline));
-		else if (!strcmp(key, "duration"))
-			rs->duration = pnum(&p);
-		else if (!strcmp(key, "records")) {
-			expect(&p, '[');
-			ws(&p);
-			if (*p.s == ']') {
-				p.s++;
-			} else {
-				while (!p.err) {
-					precord(&p, zsb_results_add(rs));
-					ws(&p);
-					if (*p.s == ',') {
-						p.s++;
-						continue;
-					}
-					expect(&p, ']');
-					break;
-				}
-			}
-		} else {
-			skip_value(&p);
-		}
-		ws(&p);
-		if (*p.s == ',') {
-			p.s++;
-			continue;
-		}
-		expect(&p, '}');
-		break;
-	}
-	return p.err ? -1 : 0;
+	get_i(o, "threads", &r->threads);
+	get_i(o, "runs", &r->runs);
+	get_d(o, "ops_per_sec_mean", &r->mean);		/* schema 1 */
+	get_d(o, "mean", &r->mean);
+	get_d(o, "ops_per_sec_stddev", &r->stddev);	/* schema 1 */
+	get_d(o, "stddev", &r->stddev);
+	get_d(o, "bytes_per_sec_mean", &r->bytes_per_sec_mean);
+	get_d(o, "enospc_per_sec", &r->enospc_per_sec);
+	get_d(o, "fill_count", &r->fill_count);
+	get_i(o, "fill_capped", &r->fill_capped);
+	get_i(o, "iowq_workers", &r->iowq_workers);
+	get_i(o, "stalled", &r->stalled);
+	get_i(o, "instances_seen", &r->instances_seen);
+	get_i(o, "unsupported", &r->unsupported);
+	get_values(o, "ops_per_sec", r);			/* schema 1 */
+	get_values(o, "values", r);
 }
 
 int zsb_json_read_file(const char *path, struct zsb_results *rs)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	int rc;
+	struct json_object *d, *recs;
 
-	if (!f)
+	errno = 0;
+	d = json_object_from_file(path);
+	if (!d) {
+		if (!errno)
+			errno = EINVAL;
 		return -1;
-	do {
-		if (len + 65536 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 65536);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return -1;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
-	buf[len] = 0;
-	rc = parse_doc(buf, rs);
-	free(buf);
-	if (rc)
+	}
+	if (!json_object_is_type(d, json_type_object)) {
+		json_object_put(d);
 		errno = EINVAL;
-	return rc;
+		return -1;
+	}
+	get_s(d, "kernel", rs->kernel, sizeof(rs->kernel));
+	get_s(d, "kernel_version", rs->kernel_version, sizeof(rs->kernel_version));
+	get_s(d, "module_version", rs->module_version, sizeof(rs->module_version));
+	get_s(d, "stress_ng_version", rs->stress_ng_version, sizeof(rs->stress_ng_version));
+	get_s(d, "fio_version", rs->fio_version, sizeof(rs->fio_version));
+	get_s(d, "lkp_stress_ng", rs->lkp_stress_ng, sizeof(rs->lkp_stress_ng));
+	get_s(d, "baseline", rs->baseline, sizeof(rs->baseline));
+	get_d(d, "duration", &rs->duration);
+	if (json_object_object_get_ex(d, "records", &recs) &&
+	    json_object_is_type(recs, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(recs); i++)
+			read_record(json_object_array_get_idx(recs, i), zsb_results_add(rs));
+	json_object_put(d);
+	return 0;
 }

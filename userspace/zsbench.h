@@ -229,14 +229,17 @@ void zsb_report_floor(FILE *f, const struct zsb_results *rs, const char *baselin
 int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_results *cand,
 		const char *bname, const char *cname);
 
-/* ---- json (json.c) ---- */
+/* ---- json (json.c, through json-c) ---- */
 /*
  * Version of the JSON document: 1 had ops_per_sec_mean/_stddev and
  * ops_per_sec (whatever the unit); 2 has schema, the zsbench, module and
  * kernel versions, a units table, and per record value (in unit), mean,
- * stddev and values (in values_unit).  The reader takes both.
+ * stddev and values (in values_unit); 3 has the same members, but stddev
+ * is the population sigma (as lkp-tests' ncompare), where 2 had the sample
+ * sigma.  The reader takes all three and recomputes mean and stddev from
+ * values when every run is there.
  */
-#define ZSB_JSON_SCHEMA	2
+#define ZSB_JSON_SCHEMA	3
 #ifndef ZSB_VERSION
 #define ZSB_VERSION	"unknown"
 #endif
@@ -247,7 +250,6 @@ void zsb_format_lkp(FILE *f, const struct zsb_results *rs);
 int zsb_json_write(FILE *f, const struct zsb_results *rs);
 int zsb_json_write_file(const char *path, const struct zsb_results *rs);
 int zsb_json_read_file(const char *path, struct zsb_results *rs);
-void zsb_json_escape(FILE *f, const char *s);
 
 /* ---- kmod (kmod.c) ---- */
 /* make /dev/zsplice available; returns 0, or -1 after printing a message */

@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/kver.sh"
 
 base_pkgs="build-essential bc kmod cpio xz-utils zstd qemu-system-x86
-	busybox-static stress-ng fio liburing-dev libkmod-dev pkg-config
+	busybox-static stress-ng fio liburing-dev libkmod-dev libjson-c-dev pkg-config
 	gnuplot-nox trinity dkms sparse e2fsprogs iproute2 perl python3
 	debootstrap rsync"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The JSON writer: exact text for a known record, escaping, and read-back. */
+/* The JSON writer (json-c): exact text for a known record, escaping, and read-back. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -20,7 +20,7 @@ static const char schema1[] =
 "]\n}\n";
 
 static const char expected[] =
-"{\n\"schema\":2,\n\"tool\":\"zsbench\",\n\"zsbench_version\":\"" ZSB_VERSION "\",\n"
+"{\n\"schema\":3,\n\"tool\":\"zsbench\",\n\"zsbench_version\":\"" ZSB_VERSION "\",\n"
 "\"module_version\":\"0.1\",\n\"kernel\":\"6.12.0\",\n\"kernel_version\":\"#1 SMP\",\n"
 "\"duration\":0.200,\n"
 "\"baseline\":\"copy\",\n\"stress_ng_version\":\"stress-ng, \\\"v\\\" 0.15\",\n"
@@ -127,7 +127,29 @@ int main(void)
 		tap_ok(zsb_json_read_file(path, &old) == 0 && old.n == 1 && old.r[0].runs == 2 &&
 		       old.r[0].vals[1] == 200 && old.r[0].mean == 150 &&
 		       old.r[0].unit == ZSB_UNIT_FILL_COUNT, "a schema 1 document is read");
+		tap_near(old.r[0].stddev, 50, 1e-9,
+			 "its sample sigma (70.711) recomputed from the runs: population 50");
 		free(old.r);
+	}
+	{
+		/* what json-c escapes: quotes, backslash, controls; not "/" */
+		struct zsb_results odd = { 0 };
+		char *t = NULL;
+		size_t tl = 0;
+
+		r = zsb_results_add(&odd);
+		snprintf(r->note, sizeof(r->note), "a/b \"q\"\t\x01");
+		r->mean = 1.0 / 0.0;
+		f = open_memstream(&t, &tl);
+		zsb_json_write(f, &odd);
+		fclose(f);
+		tap_ok(strstr(t, "\"note\":\"a/b \\\"q\\\"\\t\\u0001\"") != NULL,
+		       "string escapes");
+		tap_ok(strstr(t, "\"mean\":null") != NULL, "a mean that is not finite is null");
+		if (tap_fail)
+			printf("# %s", t);
+		free(t);
+		free(odd.r);
 	}
 	f = open_memstream(&lkp, &lkplen);
 	zsb_format_lkp(f, &rs);
