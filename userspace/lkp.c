@@ -9,8 +9,13 @@
  * with an undrained 1-byte splice from /dev/zero, so pipe1 grows until a
  * blocking splice sleeps in pipe_wait_writable until the alarm.
  *
- * Here: N instances (default nproc) each splicing B bytes per loop (default
- * 1 KiB, LKP's), T seconds (default 60), against /dev/zsplice bind-mounted
+ * LKP's command line (programs/stress-ng/run of 2023):
+ *   stress-ng --timeout 60 --times --verify --metrics-brief --splice 64
+ * Here the same with N instances (default nproc) each splicing B bytes per
+ * loop (default 1 KiB, LKP's), T seconds (default 60); --splice-bytes N*B
+ * is added only when N*B is not the stressor's 64 KiB default (as it is for
+ * LKP's 64 x 1 KiB), and --lkp-no-verify leaves --verify out.  It runs
+ * against /dev/zsplice bind-mounted
  * over /dev/zero in a private mount namespace (implementation chosen with
  * the module parameter), or the kernel's /dev/zero for "devzero".  Shortly
  * before the alarm every stressor instance is looked at: /proc/PID/wchan,
@@ -39,6 +44,30 @@
 #define LKP_CACHE	"/var/cache/zsplice/stress-ng"
 #define LKP_TAG		"V0.17.00"
 #define LKP_MAX_INST	256
+
+/* the stressor's default --splice-bytes */
+#define LKP_SPLICE_BYTES	65536ULL
+
+/*
+ * LKP's command line, up to --splice N: returns the number of arguments
+ * put in argv (at most 8).
+ */
+int zsb_lkp_argv(char **argv, const char *path, const char *timeout, const char *n,
+		 int no_verify)
+{
+	int i = 0;
+
+	argv[i++] = (char *)path;
+	argv[i++] = "--timeout";
+	argv[i++] = (char *)timeout;
+	argv[i++] = "--times";
+	if (!no_verify)
+		argv[i++] = "--verify";
+	argv[i++] = "--metrics-brief";
+	argv[i++] = "--splice";
+	argv[i++] = (char *)n;
+	return i;
+}
 
 /* ---- which stress-ng ---- */
 
@@ -349,8 +378,8 @@ static int lkp_exec(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
 		    const struct zsb_impl *im, struct lkp_run *run)
 {
 	char nbuf[16], bbuf[32], tbuf[32];
-	char *argv[] = { (char *)b->path, "--splice", nbuf, "--splice-bytes", bbuf,
-			 "--timeout", tbuf, "--metrics-brief", NULL };
+	char *argv[12];
+	int argc = 0;
 	double T = o->lkp_time;
 	double margin = T / 10 < 1 ? 1 : T / 10 > 3 ? 3 : T / 10;
 	struct zsb_tool_probe look = { .after = T - margin, .fn = lkp_look, .ctx = run };
@@ -359,10 +388,21 @@ static int lkp_exec(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
 
 	memset(run, 0, sizeof(*run));
 	snprintf(nbuf, sizeof(nbuf), "%d", o->lkp_instances);
-	/* the stressor divides --splice-bytes by the instance count */
-	snprintf(bbuf, sizeof(bbuf), "%llu",
-		 (unsigned long long)o->lkp_bytes * (unsigned long long)o->lkp_instances);
-	snprintf(tbuf, sizeof(tbuf), "%.0fs", T);
+	snprintf(tbuf, sizeof(tbuf), "%.0f", T);
+	argc = zsb_lkp_argv(argv, b->path, tbuf, nbuf, o->lkp_no_verify);
+	/* the stressor divides --splice-bytes (64 KiB by default) by the instances */
+	if ((unsigned long long)o->lkp_bytes * o->lkp_instances != LKP_SPLICE_BYTES) {
+		snprintf(bbuf, sizeof(bbuf), "%llu",
+			 (unsigned long long)o->lkp_bytes * (unsigned long long)o->lkp_instances);
+		argv[argc++] = "--splice-bytes";
+		argv[argc++] = bbuf;
+	}
+	argv[argc] = NULL;
+	zsb_progress_done();
+	printf("lkp-splice %s:", im->name);
+	for (int i = 0; i < argc; i++)
+		printf(" %s", argv[i]);
+	printf("\n");
 	status = zsb_tool_run_probe(argv, zsb_impl_param(im) ? zsb_bind_zsplice : NULL, NULL,
 				    T + 60 + T / 2, &buf, &look);
 	if (status < 0 || !buf) {
@@ -513,8 +553,9 @@ int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 		snprintf(r->variant, sizeof(r->variant), "lkp-splice-%u", o->lkp_bytes);
 		snprintf(r->impl, sizeof(r->impl), "%s", im->name);
 		r->unit = ZSB_UNIT_OPS_PER_SEC;
-		snprintf(r->metric, sizeof(r->metric), "stress-ng-%s.splice.%dt.%uB.ops_per_sec",
-			 b.version, o->lkp_instances, o->lkp_bytes);
+		snprintf(r->metric, sizeof(r->metric), "stress-ng-%s.splice.%dt.%uB%s.ops_per_sec",
+			 b.version, o->lkp_instances, o->lkp_bytes,
+			 o->lkp_no_verify ? ".noverify" : "");
 		r->size = o->lkp_bytes;
 		r->threads = o->lkp_instances;
 		if (lkp_exec(o, &b, im, run)) {

@@ -16,6 +16,7 @@ enum {
 	O_LKP, O_LKP_STRESSNG, O_LKP_TIME, O_LKP_BYTES, O_LKP_INSTANCES,
 	O_MODEL, O_MODEL_INSTANCES, O_MODEL_RATE, O_MODEL_EXTRA, O_COMPARE,
 	O_FORMAT, O_VERSION, O_FILL_MAX, O_NO_FLOOR,
+	O_LKP_NO_VERIFY,
 };
 
 /*
@@ -77,6 +78,9 @@ const struct zsb_optdef zsb_optdefs[] = {
 	  "bytes per splice of each instance (default 1024: LKP's\n"
 	  "64 KiB over 64 instances; at least 1024)" },
 	{ "lkp-instances", O_LKP_INSTANCES, "N", NULL, "stress-ng instances (default nproc)" },
+	{ "lkp-no-verify", O_LKP_NO_VERIFY, NULL, NULL,
+	  "leave --verify out of LKP's command line (to measure\n"
+	  "what it costs)" },
 	{ "model", O_MODEL, NULL, "Capacity model (no module needed):",
 	  "print loops until the stall and predicted ops/s per\n"
 	  "implementation, for --model-instances, --lkp-time,\n"
@@ -401,6 +405,7 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		case O_HELP: o->help = 1; break;
 		case O_LKP: o->lkp_splice = 1; break;
 		case O_LKP_STRESSNG: o->lkp_stress_ng = optarg; break;
+		case O_LKP_NO_VERIFY: o->lkp_no_verify = 1; break;
 		case O_MODEL: o->model = 1; break;
 		case O_LKP_TIME:
 			if (parse_double("lkp-time", optarg, 1, 3600, &o->lkp_time, err, el))

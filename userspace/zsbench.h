@@ -190,6 +190,7 @@ struct zsb_opts {
 	double lkp_time;
 	unsigned int lkp_bytes;
 	int lkp_instances;
+	int lkp_no_verify;	/* --lkp-no-verify: LKP's command without --verify */
 	int model;
 	double model_instances;
 	double model_rate;
@@ -274,6 +275,8 @@ struct zsb_lkp_bin {
 	int one_byte;		/* has the undrained 1-byte splice */
 };
 int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs);
+int zsb_lkp_argv(char **argv, const char *path, const char *timeout, const char *n,
+		 int no_verify);
 int zsb_lkp_parse(const char *out, double *ops, double *rate);
 int zsb_lkp_version(const char *out, int *maj, int *min, int *pat);
 int zsb_lkp_one_byte(int maj, int min, int pat);

@@ -54,5 +54,18 @@ int main(void)
 	tap_ok(zsb_stat_parse(stats, "folio", &v) == -1, "stats: a prefix is no name");
 	tap_ok(zsb_stat_parse(stats, "folio_fallbacks", &v) == 0 && v == 0,
 	       "stats: last line");
+	{
+		/* LKP's 2023 line, programs/stress-ng/run: stress-ng $default_option --splice 64 */
+		char *argv[12], line[256] = "";
+		int n = zsb_lkp_argv(argv, "stress-ng", "60", "64", 0);
+
+		for (int i = 0; i < n; i++)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
+				 i ? " " : "", argv[i]);
+		tap_str(line, "stress-ng --timeout 60 --times --verify --metrics-brief --splice 64",
+			"LKP's command line");
+		n = zsb_lkp_argv(argv, "stress-ng", "60", "64", 1);
+		tap_ok(n == 7 && !strcmp(argv[4], "--metrics-brief"), "--lkp-no-verify drops --verify");
+	}
 	return tap_done();
 }
