@@ -10,6 +10,7 @@
 #   make mem-check        the mem.c patch series (mainline/) booted and measured
 #   make check-debug      the suite on a sanitizer/fault-injection debug kernel
 #   make vm-shell         boot the test guest with a shell (module in /zs)
+#   make check-lkp        the lkp-tests program against lkp-tests (LKP_SRC=)
 #   make bench            the comparison benchmark (README's main command)
 #   make install          install module, zsbench, header, man pages (root)
 #   make KVER=... / KDIR=...  build against another kernel
@@ -208,6 +209,13 @@ check-kcsan:
 .PHONY: mutants
 mutants:
 	$(VM_KVER_ARG) bash $(TOP)/selftests/host/mutants.sh
+
+# lkp-tests' harness (Documentation/benchmarking.rst): the program in
+# lkp-tests/ run through lkp-tests' own split-job, job2sh, dump-stat and
+# ncompare code from LKP_SRC=<checkout> (skips, saying why, without one).
+.PHONY: check-lkp
+check-lkp:
+	LKP_SRC="$(LKP_SRC)" $(VM_KVER_ARG) bash $(TOP)/userspace/lkp/check-lkp.sh
 
 .PHONY: check vm-shell check-matrix
 check:
