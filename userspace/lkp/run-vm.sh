@@ -8,7 +8,11 @@
 #      per implementation: none, copy, zeropage, folio (module defaults),
 #      devzero (the guest kernel's own /dev/zero);
 #   2. the newest cached stress-ng (no 1-byte splice), 1 KiB and 64 KiB,
-#      NEW_TIME s (default 30) per implementation.
+#      NEW_TIME s (default 30) per implementation;
+#   3. (PARTS=verify) what --verify changes: V0.17.00, 1 KiB, LKP_TIME s,
+#      LKP's command line with and without --verify in one boot, in the
+#      order with, without, without, with (VERIFY_IMPLS, default
+#      none,folio,copy; copy, which stalls, only the first two).
 #
 # The stress-ng binaries come from /var/cache/zsplice/stress-ng/<tag>/
 # (static builds of those tags, Documentation/benchmarking.rst); a missing one is reported and its
@@ -18,7 +22,8 @@
 #
 # Environment: LKP_TIME, NEW_TIME, NEW_TAG (default V0.22.00), KVER,
 # IMPLS (default none,copy,zeropage,folio,devzero), PARTS (default
-# "old new": old = V0.17.00, new = the newest stress-ng).
+# "old new": old = V0.17.00, new = the newest stress-ng; verify: above),
+# VERIFY_IMPLS.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -62,6 +67,21 @@ elif [ -x "$cache/$new_tag/stress-ng" ]; then
 else
 	echo "run-vm: $cache/$new_tag/stress-ng missing: skipping the newest stress-ng" >&2
 fi
+if [[ $parts == *" verify "* ]]; then
+	if [ -x "$cache/V0.17.00/stress-ng" ]; then
+		[[ $parts == *" old "* ]] ||
+			files+=(--file "$cache/V0.17.00/stress-ng:$cache/V0.17.00/stress-ng")
+		vi=${VERIFY_IMPLS:-none,folio,copy}
+		vi2=$(tr ',' '\n' <<<"$vi" | grep -vx copy | paste -sd, -)
+		v="zsbench --no-load --tools-only --quiet --lkp-splice --lkp-time $lkp_time"
+		cmd="$cmd $v --impl $vi --json /tmp/lkp-verify-1.json;"
+		cmd="$cmd $v --impl $vi --lkp-no-verify --json /tmp/lkp-noverify-1.json;"
+		[ -n "$vi2" ] && cmd="$cmd $v --impl $vi2 --lkp-no-verify --json /tmp/lkp-noverify-2.json;"
+		[ -n "$vi2" ] && cmd="$cmd $v --impl $vi2 --json /tmp/lkp-verify-2.json;"
+	else
+		echo "run-vm: $cache/V0.17.00/stress-ng missing: skipping the --verify part" >&2
+	fi
+fi
 cmd="$cmd echo 'lkp: after all runs:'; grep -E '^(folio_bytes|zeropage_bytes|folio_fallbacks) ' /sys/kernel/debug/zsplice/zsplice/stats"
 
 out=$res/vm
@@ -69,6 +89,8 @@ rm -rf "$out"
 zs_vm_locked bash "$top/selftests/vm/run.sh" --kver "$kver" --out "$out" --timeout 3600 \
 	--append "mitigations=off" "${files[@]}" \
 	--collect /tmp/lkp-v0.17.00-1k.json --collect /tmp/lkp-new-1k.json \
-	--collect /tmp/lkp-new-64k.json -- "$cmd" | tee "$res/lkp.txt"
+	--collect /tmp/lkp-new-64k.json --collect /tmp/lkp-verify-1.json \
+	--collect /tmp/lkp-noverify-1.json --collect /tmp/lkp-noverify-2.json \
+	--collect /tmp/lkp-verify-2.json -- "$cmd" | tee "$res/lkp.txt"
 cp "$out"/*.json "$res/" 2>/dev/null || true
 echo "run-vm: results in $res"
