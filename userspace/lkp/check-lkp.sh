@@ -64,7 +64,8 @@ if [ -n "$missing" ]; then
 		echo "check-lkp: SKIP: missing $missing (apt-get install them, or run as root)"
 		exit 0
 	fi
-	echo "check-lkp: installing" $missing >&2
+	echo "check-lkp: installing $(tr "\n" " " <<<"$missing")" >&2
+	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 		$missing >/dev/null || { echo "check-lkp: installing $missing failed" >&2; exit 1; }
 fi
