@@ -14,7 +14,8 @@
  * Here the same with N instances (default nproc) each splicing B bytes per
  * loop (default 1 KiB, LKP's), T seconds (default 60); --splice-bytes N*B
  * is added only when N*B is not the stressor's 64 KiB default (as it is for
- * LKP's 64 x 1 KiB), and --lkp-no-verify leaves --verify out.  It runs
+ * LKP's 64 x 1 KiB), and --lkp-no-verify leaves --verify out (the record's
+ * note says so; the metric stays, so --compare pairs the two).  It runs
  * against /dev/zsplice bind-mounted
  * over /dev/zero in a private mount namespace (implementation chosen with
  * the module parameter), or the kernel's /dev/zero for "devzero".  Shortly
@@ -553,9 +554,8 @@ int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 		snprintf(r->variant, sizeof(r->variant), "lkp-splice-%u", o->lkp_bytes);
 		snprintf(r->impl, sizeof(r->impl), "%s", im->name);
 		r->unit = ZSB_UNIT_OPS_PER_SEC;
-		snprintf(r->metric, sizeof(r->metric), "stress-ng-%s.splice.%dt.%uB%s.ops_per_sec",
-			 b.version, o->lkp_instances, o->lkp_bytes,
-			 o->lkp_no_verify ? ".noverify" : "");
+		snprintf(r->metric, sizeof(r->metric), "stress-ng-%s.splice.%dt.%uB.ops_per_sec",
+			 b.version, o->lkp_instances, o->lkp_bytes);
 		r->size = o->lkp_bytes;
 		r->threads = o->lkp_instances;
 		if (lkp_exec(o, &b, im, run)) {
@@ -570,8 +570,8 @@ int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 		r->vals[r->runs++] = run->rate;
 		zsb_result_finish(r);
 		held(run->held, sizeof(run->held));
-		snprintf(r->note, sizeof(r->note), "stalled %d/%d; held after: %s", run->stalled,
-			 run->ninst, run->held);
+		snprintf(r->note, sizeof(r->note), "stalled %d/%d; held after: %s%s", run->stalled,
+			 run->ninst, run->held, o->lkp_no_verify ? "; without --verify" : "");
 		r->stalled = run->stalled;
 		r->instances_seen = run->ninst;
 		if (!strcmp(im->name, "none"))
