@@ -50,6 +50,7 @@ static int finish(const struct zsb_opts *o, struct zsb_results *rs)
 	} else {
 		zsb_report(stdout, rs, o->baseline);
 		zsb_report_floor(stdout, rs, o->baseline);
+		zsb_icount_report(stdout, rs);
 	}
 	if (o->json) {
 		if (zsb_json_write_file(o->json, rs)) {
@@ -124,7 +125,9 @@ int main(int argc, char **argv)
 	if (need_module && zsb_module_setup(&o))
 		return 1;
 	zsb_module_version(rs.module_version, sizeof(rs.module_version));
-	if (!o.no_workloads) {
+	if (o.icount) {
+		zsb_icount_run(&o, &rs);
+	} else if (!o.no_workloads) {
 		for (int w = 0; w < o.nwls; w++)
 			for (int t = 0; t < o.nthreads; t++)
 				for (int k = 0; k < o.nimpls; k++)

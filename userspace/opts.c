@@ -16,7 +16,7 @@ enum {
 	O_LKP, O_LKP_STRESSNG, O_LKP_TIME, O_LKP_BYTES, O_LKP_INSTANCES,
 	O_MODEL, O_MODEL_INSTANCES, O_MODEL_RATE, O_MODEL_EXTRA, O_COMPARE,
 	O_FORMAT, O_VERSION, O_FILL_MAX, O_NO_FLOOR,
-	O_LKP_NO_VERIFY,
+	O_LKP_NO_VERIFY, O_ICOUNT,
 };
 
 /*
@@ -48,6 +48,13 @@ const struct zsb_optdef zsb_optdefs[] = {
 	  "do not measure the floor (the 1-byte splice pair that\n"
 	  "coalesces into our tail buffer; measured once per thread\n"
 	  "count when zeropage or folio is selected)" },
+	{ "icount", O_ICOUNT, NULL, NULL,
+	  "fixed-count loops for a guest under QEMU -icount\n"
+	  "shift=0,sleep=off (make bench ICOUNT=1): guest ns per\n"
+	  "op = instructions, deterministic; one thread; --runs\n"
+	  "repetitions after a warm-up, --duration guest seconds\n"
+	  "each (default 0.02); default workloads splice-1, -4K,\n"
+	  "-64K, -1M, splice-write-64K, sendfile-null-64K" },
 	{ "quick", O_QUICK, NULL, NULL,
 	  "smoke-test settings: --runs 2 --duration 0.05 --threads 1\n"
 	  "--tool-duration 1" },
@@ -292,7 +299,7 @@ static int parse_size(const char *s, size_t *out, char *err, size_t el)
 
 int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t el)
 {
-	int c, quick = 0;
+	int c, quick = 0, duration_set = 0;
 	double d;
 
 	static struct option longopts[sizeof(zsb_optdefs) / sizeof(zsb_optdefs[0]) + 1];
@@ -349,6 +356,7 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		case O_DURATION:
 			if (parse_double("duration", optarg, 0.001, 3600, &o->duration, err, el))
 				return -1;
+			duration_set = 1;
 			break;
 		case O_TOOL_DURATION:
 			if (parse_double("tool-duration", optarg, 1, 3600, &o->tool_duration, err, el))
@@ -376,6 +384,7 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		case O_COMPARE: o->compare[0] = optarg; break;
 		case O_VERSION: o->version = 1; break;
 		case O_NO_FLOOR: o->no_floor = 1; break;
+		case O_ICOUNT: o->icount = 1; break;
 		case O_FILL_MAX:
 			if (parse_double("fill-max", optarg, 1, 1e12, &d, err, el))
 				return -1;
@@ -470,6 +479,12 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		o->tool_duration = 1;
 		if (!o->nthreads)
 			o->threads[o->nthreads++] = 1;
+	}
+	if (o->icount) {
+		if (!duration_set)
+			o->duration = quick ? 0.002 : 0;
+		if (zsb_icount_opts(o, err, el))
+			return -1;
 	}
 	if (!o->nimpls)
 		for (size_t i = 0; i < zsb_nimpls; i++)

@@ -137,6 +137,8 @@ const struct zsb_unit_info zsb_units[ZSB_NUNITS] = {
 	[ZSB_UNIT_FILL_COUNT] = { "fill_count", "calls until the pipe is full", 0 },
 	[ZSB_UNIT_READ_IOPS] = { "read_iops", "read I/O operations per second", 1 },
 	[ZSB_UNIT_READ_BW_MBPS] = { "read_bw_MBps", "read bandwidth, MB per second", 1 },
+	[ZSB_UNIT_NS_PER_OP] = { "ns_per_op", "ns per operation (source icount: "
+				 "instructions)", 0 },
 };
 
 const char *zsb_unit_name(enum zsb_unit u)

@@ -99,6 +99,7 @@ enum zsb_unit {
 	ZSB_UNIT_FILL_COUNT,	/* calls until a pipe is full: a count */
 	ZSB_UNIT_READ_IOPS,	/* fio read I/O per second */
 	ZSB_UNIT_READ_BW_MBPS,	/* fio read bandwidth, MB/s */
+	ZSB_UNIT_NS_PER_OP,	/* ns per operation (--icount: instructions) */
 	ZSB_NUNITS
 };
 
@@ -169,6 +170,7 @@ struct zsb_opts {
 	const char *compare[2];	/* --compare BASE.json CAND.json */
 	int format_lkp;		/* --format=lkp */
 	int no_floor;
+	int icount;		/* --icount: fixed-count loops (icount.c) */
 	int version;
 	const char *module;
 	const char *fio_dir;
@@ -251,6 +253,18 @@ void zsb_format_lkp(FILE *f, const struct zsb_results *rs);
 int zsb_json_write(FILE *f, const struct zsb_results *rs);
 int zsb_json_write_file(const char *path, const struct zsb_results *rs);
 int zsb_json_read_file(const char *path, struct zsb_results *rs);
+
+/* ---- --icount (icount.c) ---- */
+/* the source of records measured under QEMU -icount shift=0, and elsewhere */
+#define ZSB_ICOUNT_SOURCE	"icount"
+#define ZSB_FIXED_SOURCE	"fixed"
+/* check and complete the options of --icount; -1 with a message in err */
+int zsb_icount_opts(struct zsb_opts *o, char *err, size_t errlen);
+int zsb_icount_run(const struct zsb_opts *o, struct zsb_results *rs);
+/* the median of a record's repetitions */
+double zsb_icount_median(const struct zsb_result *r);
+/* the cost table of the icount records in rs, if any */
+void zsb_icount_report(FILE *f, const struct zsb_results *rs);
 
 /* ---- kmod (kmod.c) ---- */
 /* make /dev/zsplice available; returns 0, or -1 after printing a message */

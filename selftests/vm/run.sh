@@ -23,6 +23,9 @@
 #                       of executables come along (ldd).
 #   --collect PATH      bring guest file PATH back into DIR; repeatable
 #   --append ARGS       extra guest kernel command line (e.g. mitigations=off)
+#   --icount            deterministic guest time: TCG, one host thread,
+#                       -icount shift=0,sleep=off (1 guest ns per executed
+#                       instruction; zsbench --icount measures in it)
 #   --interactive       busybox shell on the serial console (make vm-shell)
 #   --quiet             do not stream the guest output to stdout
 #
@@ -48,6 +51,7 @@ mem=2G
 timeout=1200
 out=
 interactive=0
+icount=0
 quiet=0
 files=()
 collects=()
@@ -70,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--collect) collects+=("$2"); shift 2 ;;
 	--append) extra_append="$extra_append $2"; shift 2 ;;
 	--interactive) interactive=1; shift ;;
+	--icount) icount=1; shift ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage 0 ;;
 	--) shift; break ;;
@@ -338,6 +343,11 @@ probe_kvm() {
 }
 
 accel=${VM_ACCEL:-}
+# -icount needs TCG (and single-threaded TCG: the vCPUs take turns).
+if [ "$icount" = 1 ]; then
+	[ -z "$accel" ] || [ "$accel" = tcg ] || die "--icount needs TCG, not VM_ACCEL=$accel"
+	accel=tcg
+fi
 if [ -z "$accel" ]; then
 	verdict=$build/accel-$(uname -r)
 	if [ ! -s "$verdict" ]; then
@@ -350,6 +360,10 @@ kvm) accel_args=(-accel kvm -cpu host) ;;
 tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
 *) die "VM_ACCEL must be tcg or kvm" ;;
 esac
+if [ "$icount" = 1 ]; then
+	accel_args=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off)
+	icount_label=" -icount"
+fi
 
 if [ -n "$possible" ]; then
 	acpi_cpio >"$out/acpi.cpio"
@@ -379,7 +393,7 @@ fi
 boot() {
 	: >"$out/console.log"
 	: >"$out/output.log"
-	[ "$quiet" = 1 ] || echo "zsvm: booting $kver ($accel, $cpus cpus${possible:+ of $possible possible}, $mem), logs in $out" >&2
+	[ "$quiet" = 1 ] || echo "zsvm: booting $kver ($accel${icount_label:-}, $cpus cpus${possible:+ of $possible possible}, $mem), logs in $out" >&2
 	start=$(date +%s)
 	"${qemu[@]}" -monitor none -serial "file:$out/console.log" -serial "file:$out/output.log" \
 		>"$out/qemu.log" 2>&1 </dev/null &
