@@ -10,11 +10,32 @@
 # Environment: ZSBENCH_ARGS replaces the default zsbench arguments (--all;
 # with --lkp-splice the cached stress-ng V0.17.00 goes into the guest too);
 # BENCH_WHERE=host|vm forces the place; KVER as for the rig.
+#
+# ICOUNT=1 (make bench ICOUNT=1): the deterministic form.  The guest boots
+# under QEMU -icount shift=0,sleep=off with one vCPU (run.sh --icount) and
+# zsbench --icount measures fixed-count loops in guest ns = instructions;
+# results in results/zsbench-icount.txt and .json (Documentation/
+# benchmarking.rst, "Instruction counts under QEMU -icount").
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 res=$top/results
-args=${ZSBENCH_ARGS:---all}
+icount=${ICOUNT:-0}
+name=zsbench
+vmopts=()
+if [ "$icount" = 1 ]; then
+	args=${ZSBENCH_ARGS:---icount}
+	[[ " $args " == *" --icount "* ]] || args="--icount $args"
+	[ "${BENCH_WHERE:-vm}" = vm ] || {
+		echo "bench: ICOUNT=1 measures in a QEMU guest under -icount: not with BENCH_WHERE=$BENCH_WHERE" >&2
+		exit 2
+	}
+	BENCH_WHERE=vm
+	name=zsbench-icount
+	vmopts=(--icount --cpus 1)
+else
+	args=${ZSBENCH_ARGS:---all}
+fi
 mkdir -p "$res"
 
 host_can_load() {
@@ -29,9 +50,9 @@ fi
 
 finish() {
 	# The table is printed by zsbench; plot on the host, where gnuplot is.
-	"$top/userspace/zsbench" --replot "$res/zsbench.json" \
+	[ "$icount" = 1 ] || "$top/userspace/zsbench" --replot "$res/zsbench.json" \
 		--plot "$res/zsbench.png" > /dev/null
-	echo "bench: results in $res: $(cd "$res" && echo zsbench.*)"
+	echo "bench: results in $res: $(cd "$res" && echo $name.*)"
 }
 
 case $where in
@@ -50,6 +71,7 @@ vm)
 	echo "bench: this kernel cannot load zsplice here; running in a QEMU guest ($kver)" >&2
 	make -C "$top" KVER="$kver" module userspace >&2
 	out=$res/vm
+	[ "$icount" = 0 ] || out=$res/vm-icount
 	rm -rf "$out"
 	# --lkp-splice wants LKP's stress-ng at the same path in the guest
 	lkp=()
@@ -61,16 +83,16 @@ vm)
 	# otherwise pays for retpolines and page-table switches, which hides
 	# the differences between implementations (Documentation/benchmarking.rst).
 	# shellcheck disable=SC2086
-	bash "$top/selftests/vm/run.sh" --out "$out" --timeout 1500 \
+	bash "$top/selftests/vm/run.sh" --out "$out" --timeout 1500 "${vmopts[@]}" \
 		--append "mitigations=off" \
 		--file "$top/zsplice.ko" \
 		--file "$top/userspace/zsbench:/zs/bin/zsbench" \
 		--file "$top/userspace/fio:/zs/fio" "${lkp[@]}" \
-		--collect /tmp/zsbench.json --collect /tmp/zsbench.txt \
+		--collect /tmp/$name.json --collect /tmp/$name.txt \
 		-- \
-		"zsbench --module /zs/zsplice.ko --fio-dir /zs/fio $args --json /tmp/zsbench.json > /tmp/zsbench.txt"
-	cp "$out/zsbench.json" "$out/zsbench.txt" "$res/"
-	cat "$res/zsbench.txt"
+		"zsbench --module /zs/zsplice.ko --fio-dir /zs/fio $args --json /tmp/$name.json > /tmp/$name.txt"
+	cp "$out/$name.json" "$out/$name.txt" "$res/"
+	cat "$res/$name.txt"
 	finish
 	;;
 *)

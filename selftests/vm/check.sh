@@ -171,6 +171,12 @@ for name in guest:module $(cat "$logs/tests.list") smoke.sh guest:unload; do
 		result "$logs/guest-verdict.log" "not ok" "$name: never ran (guest died or timed out first)"
 done
 
+# ------------------------------------------------------------ perf gate
+# Instruction counts under QEMU -icount against rules and the kernel
+# line's baseline (selftests/vm/perf-gate.sh); deterministic.
+say "perf gate: instruction counts under -icount (after $(elapsed))"
+section perf:gate "$logs/perf-gate.log" bash "$vm/perf-gate.sh" --kver "$KVER" --out "$logs/perf"
+
 # ------------------------------------------------------ rig self-test
 if [ "${SKIP_RIG:-0}" != 1 ]; then
 	say "rig self-test (after $(elapsed))"
@@ -187,7 +193,7 @@ fi
 # ---------------------------------------------------------------- verdict
 say "finished after $(elapsed); logs in $logs"
 logfiles=()
-for f in builds.log host-unit.log host-lint.log host-mainline.log host-dkms.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log rig.log soak/soak.tap; do
+for f in builds.log host-unit.log host-lint.log host-mainline.log host-dkms.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log perf-gate.log rig.log soak/soak.tap; do
 	[ -f "$logs/$f" ] && logfiles+=("$logs/$f")
 done
 awk -f "$vm/tapcount.awk" "${logfiles[@]}" | tee "$logs/summary.txt"

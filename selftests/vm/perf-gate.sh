@@ -1,0 +1,193 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The perf gate of `make check`: instruction counts of the splice paths,
+# measured by zsbench --icount in a guest under QEMU -icount shift=0 (one
+# guest ns per executed instruction: the same figures on every boot,
+# whatever the host is doing), judged by fixed rules and against a
+# baseline file per kernel line.  Prints TAP.
+#
+# Usage: perf-gate.sh [options]
+#   --kver KVER     guest kernel (default $KVER, else newest installed 6.12)
+#   --ko PATH       module to measure (default: zsplice.ko of the tree,
+#                   built for KVER)
+#   --out DIR       logs and the run's JSON (default .perf-gate/)
+#   --json FILE     judge this zsbench --icount JSON instead of booting
+#                   (repeatable: the records of every file count)
+#   --baseline DIR  baseline files (default selftests/vm/perf-baseline)
+#   --update        write the baseline of KVER's line from this run (after
+#                   a deliberate change: say why in the commit)
+#
+# The rules (each figure the median of the repetitions):
+#   - the run is an icount run (zsbench's clock check settled);
+#   - copy costs what the guest kernel's /dev/zero costs (it is the same
+#     copy_splice_read): within 1 % at 64 KiB; within 1.5 % at 4 KiB, where
+#     zsplice's own dispatch (implementation switch, statistics,
+#     tracepoint: about 80 instructions a call) is 1 % of the total;
+#     skipped where /dev/zero cannot splice (before v6.7);
+#   - folio's 64 KiB and 1 MiB splices cost at most 1.05 x the floor
+#     (the 1-byte splice pair into our tail buffer);
+#   - every zeropage, folio and floor figure within 3 % of the baseline
+#     file of the kernel's line (perf-baseline/MAJOR.MINOR.txt, else
+#     MAJOR.txt): a change either way needs a new baseline.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=selftests/vm/kver.sh
+. "$here/kver.sh"
+
+kver=${KVER:-}
+ko=
+out=
+jsons=()
+bdir=$here/perf-baseline
+update=0
+
+die() { echo "perf-gate: $*" >&2; exit 2; }
+usage() { sed -n '5,/^set -uo/s/^# \{0,1\}//p' "$0"; exit "${1:-2}"; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kver) kver=$2; shift 2 ;;
+	--ko) ko=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--json) jsons+=("$2"); shift 2 ;;
+	--baseline) bdir=$2; shift 2 ;;
+	--update) update=1; shift ;;
+	-h|--help) usage 0 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+done
+[ -n "$kver" ] || kver=$(zs_installed_kver) || die "no guest kernel (KVER=)"
+out=${out:-$top/.perf-gate}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# The measurement: two zsbench runs in one guest booted under -icount with
+# one vCPU, the module loaded once with its defaults.  /dev/zero and copy
+# at the sizes the copy rule needs; zeropage, folio and the floor at every
+# splice size and sendfile.  0.01 guest s per repetition, 5 repetitions.
+if [ ${#jsons[@]} -eq 0 ]; then
+	ko=${ko:-$top/zsplice.ko}
+	zsb=$top/userspace/zsbench
+	[ -f "$ko" ] || die "$ko missing (make module KVER=$kver)"
+	[ -x "$zsb" ] || die "$zsb missing (make userspace)"
+	common="--icount --no-load --runs 5 --duration 0.01 --quiet"
+	bash "$here/run.sh" --kver "$kver" --icount --cpus 1 --quiet --timeout 600 \
+		--append mitigations=off --out "$out/guest" \
+		--file "$ko:/zs/zsplice.ko" --file "$zsb:/zs/bin/zsbench" \
+		--collect /tmp/copy.json --collect /tmp/fast.json -- \
+		"insmod /zs/zsplice.ko &&
+		 zsbench $common --impl devzero,copy --workload splice-4K,splice-64K \
+			--json /tmp/copy.json &&
+		 zsbench $common --impl zeropage,folio \
+			--workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K \
+			--json /tmp/fast.json"
+	rc=$?
+	if [ "$rc" != 0 ] || [ ! -s "$out/guest/copy.json" ] || [ ! -s "$out/guest/fast.json" ]; then
+		echo "1..1"
+		echo "not ok 1 - perf: the icount guest run failed (status $rc; logs in $out/guest)"
+		exit 1
+	fi
+	sed -n '/^fixed-count loops/,/^operations per guest second/p' "$out/guest/output.log" |
+		grep -v '^operations per guest second' | sed 's/^/# /'
+	jsons=("$out/guest/copy.json" "$out/guest/fast.json")
+fi
+
+# The baseline of the kernel's line: MAJOR.MINOR, else MAJOR.
+major=${kver%%.*}
+minor=${kver#*.}
+minor=${minor%%[.+-]*}
+bfile=$bdir/$major.$minor.txt
+[ -f "$bfile" ] || [ ! -f "$bdir/$major.txt" ] || bfile=$bdir/$major.txt
+
+python3 - "$kver" "$bfile" "$update" "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" \
+	"${jsons[@]}" <<'PY'
+import json, os, statistics, sys, time
+
+kver, bfile, update, rev = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4]
+recs = {}
+sources = set()
+for path in sys.argv[5:]:
+    with open(path) as f:
+        doc = json.load(f)
+    for r in doc["records"]:
+        if r.get("unit") != "ns_per_op":
+            continue
+        sources.add(r["source"])
+        recs[(r["variant"], r["impl"])] = r
+
+def cost(variant, impl):
+    r = recs.get((variant, impl))
+    if r is None or r.get("unsupported"):
+        return None
+    return statistics.median(r["values"])
+
+results = []
+
+def check(ok, text, skip=None):
+    results.append((ok, text, skip))
+
+def n(v):
+    return f"{v:,.0f}"
+
+check(sources == {"icount"},
+      "perf: the records are icount measurements (source %s)" % ",".join(sorted(sources)))
+
+for variant, tol in (("splice-4K", 1.5), ("splice-64K", 1.0)):
+    c, z = cost(variant, "copy"), cost(variant, "devzero")
+    if c is None:
+        check(False, f"perf: copy {variant} not measured")
+    elif z is None:
+        check(True, f"perf: copy {variant} within {tol} % of /dev/zero",
+              f"/dev/zero of {kver} cannot splice")
+    else:
+        d = 100 * (c / z - 1)
+        check(abs(d) <= tol, f"perf: copy {variant} within {tol} % of /dev/zero: "
+              f"{n(c)} vs {n(z)} instructions ({d:+.2f} %)")
+
+floor = cost("floor", "floor")
+for variant, impl in (("splice-64K", "folio"), ("splice-1M", "folio")):
+    c = cost(variant, impl)
+    if c is None or floor is None:
+        check(False, f"perf: {impl} {variant} or the floor not measured")
+    else:
+        check(c <= 1.05 * floor, f"perf: {impl} {variant} within 1.05 x the floor: "
+              f"{n(c)} vs {n(floor)} instructions ({c / floor:.3f} x)")
+
+fast = sorted(k for k in recs if k[1] in ("zeropage", "folio", "floor"))
+if update:
+    with open(bfile, "w") as f:
+        f.write(f"# perf gate baseline (selftests/vm/perf-gate.sh): guest instructions per\n"
+                f"# operation, the median of 5 repetitions under QEMU -icount shift=0.\n"
+                f"# Kernel {kver}, tree {rev}, {time.strftime('%Y-%m-%d', time.gmtime())}.\n"
+                f"# Refresh: selftests/vm/perf-gate.sh --kver {kver} --update\n"
+                f"# variant impl ns_per_op\n")
+        for k in fast:
+            if cost(*k) is not None:
+                f.write(f"{k[0]} {k[1]} {cost(*k):.0f}\n")
+    print(f"# perf-gate: wrote {bfile}")
+
+base = {}
+if os.path.exists(bfile):
+    for line in open(bfile):
+        w = line.split()
+        if len(w) == 3 and not line.startswith("#"):
+            base[(w[0], w[1])] = float(w[2])
+if not base:
+    check(False, f"perf: no baseline {bfile} for {kver} (perf-gate.sh --update)")
+for k, b in sorted(base.items()):
+    c = cost(*k)
+    if c is None:
+        check(False, f"perf: {k[1]} {k[0]} in the baseline but not measured")
+        continue
+    d = 100 * (c / b - 1)
+    check(abs(d) <= 3, f"perf: {k[1]} {k[0]} within 3 % of the baseline: "
+          f"{n(c)} vs {n(b)} instructions ({d:+.2f} %)")
+
+print(f"1..{len(results)}")
+for i, (ok, text, skip) in enumerate(results, 1):
+    print(("ok" if ok else "not ok") + f" {i} - {text}" + (f" # SKIP {skip}" if skip else ""))
+sys.exit(0 if all(ok for ok, _, _ in results) else 1)
+PY
