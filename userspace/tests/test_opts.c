@@ -164,5 +164,25 @@ int main(void)
 	bad(b12, ARGC(b12), "unknown baseline", "unknown baseline");
 	bad(b13, ARGC(b13), "--fill-pipe", "fill pipe too small");
 	bad(b14, ARGC(b14), "empty list", "empty list");
+	/* --icount: one thread, 0.02 guest s per repetition, its own defaults */
+	{
+		char *i1[] = { "zsbench", "--icount", NULL };
+		char *i2[] = { "zsbench", "--icount", "--threads", "2", NULL };
+		char *i3[] = { "zsbench", "--icount", "--workload", "fill", NULL };
+		char *i4[] = { "zsbench", "--icount", "--stress-ng", NULL };
+		char *i5[] = { "zsbench", "--icount", "--duration", "0.5", "--workload",
+			       "splice-64K", NULL };
+
+		tap_ok(parse(ARGC(i1), i1) == 0 && o.icount && o.nthreads == 1 &&
+		       o.threads[0] == 1 && o.duration == 0.02 && o.nwls == 6 &&
+		       !strcmp(o.wls[2]->variant, "splice-64K") && o.nimpls == 4 &&
+		       !strcmp(o.impls[0]->name, "devzero") && !strcmp(o.impls[3]->name, "folio"),
+		       "--icount defaults: 1 thread, 0.02 s, 6 workloads, 4 implementations");
+		tap_ok(parse(ARGC(i5), i5) == 0 && o.duration == 0.5 && o.nwls == 1,
+		       "--icount keeps --duration and --workload");
+		bad(i2, ARGC(i2), "one thread", "--icount refuses a second thread");
+		bad(i3, ARGC(i3), "no fixed-count loop", "--icount refuses fill");
+		bad(i4, ARGC(i4), "own loops only", "--icount refuses the external tools");
+	}
 	return tap_done();
 }
