@@ -102,7 +102,7 @@ if [ -n "${MEM_LKP_STRESSNG:-}" ] && [ -x "$MEM_LKP_STRESSNG" ]; then
 	echo "# lkp: $("$MEM_LKP_STRESSNG" --version 2>&1 | head -n 1)"
 	lkp_run devzero
 	if [ "$module" = 1 ] && echo none >/sys/module/zsplice/parameters/splice_impl &&
-	   mount --bind /dev/zsplice /dev/zero; then
+	   mount -o bind /dev/zsplice /dev/zero; then
 		lkp_run none
 		umount /dev/zero
 	fi
