@@ -63,7 +63,12 @@ for ver in "${kernels[@]}"; do
 	rm -f /tmp/zs-kb.$$
 	K=$kdir/linux
 	for d in "${designs[@]}"; do
-		series=("$here/$ver/$d"/*.patch)
+		series=()
+		for p in "$here/$ver/$d"/*.patch; do
+			# git format-patch --cover-letter: no diff to apply
+			case $p in *-cover-letter.patch) continue ;; esac
+			series+=("$p")
+		done
 		name="mainline/$ver/$d (${#series[@]} patches)"
 		if (cd "$K" && git apply --check "${series[@]}") 2>&1 | sed 's/^/# /'; [ "${PIPESTATUS[0]}" = 0 ]; then
 			ok "$name applies to $(basename "$src")"

@@ -86,14 +86,18 @@ if [ "$frag" != none ]; then
 	done
 fi
 
+# build.sh --patches takes files: every *.patch but a cover letter
 declare -A patches
 names=(stock)
 for s in "${series[@]}"; do
 	d=$(abspath "$s")
-	ls "$d"/*.patch >/dev/null 2>&1 || { say "$s: no *.patch"; exit 2; }
 	n=$(basename "$d")$suffix
+	for p in "$d"/*.patch; do
+		case $p in *-cover-letter.patch|"$d/*.patch") continue ;; esac
+		patches[$n]="${patches[$n]:-} --patches $p"
+	done
+	[ -n "${patches[$n]:-}" ] || { say "$s: no *.patch"; exit 2; }
 	names+=("$n")
-	patches[$n]=$d
 done
 kernels=${MEM_KERNELS:-${names[*]}}
 say "line $line: $(basename "$src"); kernels: $kernels"
@@ -108,7 +112,8 @@ for k in $kernels; do
 	if [ "$k" = stock ]; then
 		args=("$src" "${base_frags[@]}")
 	elif [ -n "${patches[$k]:-}" ]; then
-		args=(--patches "${patches[$k]}" "$src" "${patched_frags[@]}")
+		read -r -a args <<<"${patches[$k]}"
+		args+=("$src" "${patched_frags[@]}")
 	else
 		say "kernel $k: not one of ${names[*]}"
 		exit 2

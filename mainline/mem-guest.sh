@@ -14,7 +14,8 @@
 #   lkp             LKP's command with MEM_LKP_STRESSNG (stress-ng
 #                   V0.17.00): --timeout 60 --times --verify --metrics-brief
 #                   --splice nproc, 1 KiB per instance, on /dev/zero, then
-#                   on the module's `none` bound over /dev/zero
+#                   on each module implementation of MEM_LKP_IMPLS (default
+#                   none: the pre-6.7 fallback) bound over /dev/zero
 # The module (/zs/zsplice.ko, built for this kernel) is loaded only after
 # the kselftests and zsbench, which measure the kernel's own devices.
 # Sections are "# ZSVM-BEGIN name" ... "# ZSVM-END name rc=N".
@@ -72,21 +73,27 @@ if [ -x /zs/bin/fionread ]; then
 	[ "$module" = 1 ] && section fionread-zsplice /zs/bin/fionread /dev/zsplice
 fi
 
-# lkp_run NAME: LKP's stress-ng command; shortly before its alarm, the
-# wchan of every stress-ng process ("stalled" = asleep in pipe_wait_writable).
+# lkp_run NAME: LKP's stress-ng command; a sixth of the run (at most 10 s)
+# before its alarm, the wchan of every stress-ng instance ("stalled" =
+# asleep in pipe_wait_writable).  Shell builtins only: with both vCPUs busy
+# a fork per /proc entry takes so long that the instances are gone first.
 lkp_run() {
 	n=$(nproc)
 	t=${MEM_LKP_TIME:-60}
+	m=$((t / 6))
+	[ "$m" -gt 10 ] && m=10
+	[ "$m" -lt 1 ] && m=1
 	echo "# ZSVM-BEGIN lkp-$1"
 	"$MEM_LKP_STRESSNG" --timeout "$t" --times --verify --metrics-brief \
 		--splice "$n" --splice-bytes $((n * 1024)) >/tmp/lkp.log 2>&1 &
 	pid=$!
-	sleep $((t - 3))
+	sleep $((t - m))
 	stalled=0 inst=0
 	for d in /proc/[0-9]*; do
-		c=$(cat "$d/comm" 2>/dev/null) || continue
+		read -r c <"$d/comm" 2>/dev/null || continue
 		case $c in stress-ng-spli*) ;; *) continue ;; esac
-		w=$(cat "$d/wchan" 2>/dev/null)
+		w=-
+		read -r w <"$d/wchan" 2>/dev/null
 		inst=$((inst + 1))
 		[ "$w" = pipe_wait_writable ] && stalled=$((stalled + 1))
 		echo "lkp $1 ${d#/proc/} $c wchan ${w:--}"
@@ -101,10 +108,13 @@ lkp_run() {
 if [ -n "${MEM_LKP_STRESSNG:-}" ] && [ -x "$MEM_LKP_STRESSNG" ]; then
 	echo "# lkp: $("$MEM_LKP_STRESSNG" --version 2>&1 | head -n 1)"
 	lkp_run devzero
-	if [ "$module" = 1 ] && echo none >/sys/module/zsplice/parameters/splice_impl &&
-	   mount -o bind /dev/zsplice /dev/zero; then
-		lkp_run none
-		umount /dev/zero
-	fi
+	for impl in ${MEM_LKP_IMPLS:-none}; do
+		[ "$module" = 1 ] || break
+		if echo "$impl" >/sys/module/zsplice/parameters/splice_impl &&
+		   mount -o bind /dev/zsplice /dev/zero; then
+			lkp_run "$impl"
+			umount /dev/zero
+		fi
+	done
 fi
 exit 0
