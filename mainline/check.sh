@@ -3,10 +3,12 @@
 #
 # CI checks of the mem.c series in mainline/<kernel>/<design>/*.patch (TAP):
 # for every series, on the kernel source it targets,
-#   - the series applies (git apply --check, in order),
+#   - the series applies (git apply, patch after patch; a cover letter
+#     from git format-patch --cover-letter is skipped),
 #   - every patch is checkpatch.pl --strict clean (that tree's checkpatch;
 #     UNKNOWN_COMMIT_ID ignored: the Debian trees have no git history),
-#   - the patched fs/splice.o and drivers/char/mem.o compile, in a prepared
+#   - the patched fs/splice.o, drivers/char/mem.o and the objects of every
+#     .c file the series touches compile, in a prepared
 #     tree cached by selftests/kbuild/build.sh --prepare (patched, compiled
 #     and reverted under a lock; objects come from ccache when unchanged).
 # A kernel source that is absent is a SKIP with the reason.  The boot and the
@@ -63,14 +65,48 @@ for ver in "${kernels[@]}"; do
 	rm -f /tmp/zs-kb.$$
 	K=$kdir/linux
 	for d in "${designs[@]}"; do
-		series=("$here/$ver/$d"/*.patch)
+		series=()
+		for p in "$here/$ver/$d"/*.patch; do
+			# git format-patch --cover-letter: no diff to apply
+			case $p in *-cover-letter.patch) continue ;; esac
+			series+=("$p")
+		done
 		name="mainline/$ver/$d (${#series[@]} patches)"
-		if (cd "$K" && git apply --check "${series[@]}") 2>&1 | sed 's/^/# /'; [ "${PIPESTATUS[0]}" = 0 ]; then
-			ok "$name applies to $(basename "$src")"
-		else
+		# The .c files the series touches, as objects, and fs/splice.o and
+		# drivers/char/mem.o.
+		objs=$({ echo fs/splice.o; echo drivers/char/mem.o
+			 sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "${series[@]}"; } |
+			sort -u | tr '\n' ' ')
+		objs=${objs% }
+		# Apply the patches one after the other (git apply --check of
+		# several patches checks each against the unpatched tree, so a
+		# patch that builds on an earlier one would fail), compile, and
+		# revert whatever was applied, under the tree's lock.
+		(
+			flock 9
+			cd "$K" || exit 1
+			applied=()
+			revert() {
+				local i
+				for ((i = ${#applied[@]} - 1; i >= 0; i--)); do
+					git apply -R "${applied[i]}"
+				done
+			}
+			trap revert EXIT
+			for p in "${series[@]}"; do
+				git apply "$p" || { echo "$(basename "$p") does not apply"; exit 10; }
+				applied+=("$p")
+			done
+			# shellcheck disable=SC2086
+			"$kdir/make.sh" -s $objs || exit 11
+		) 9>"$kdir/tree.lock" >"$kdir/check-$d.log" 2>&1
+		rc=$?
+		if [ "$rc" = 10 ]; then
+			sed 's/^/# /' "$kdir/check-$d.log" | tail -n 30
 			notok "$name applies to $(basename "$src")"
 			continue
 		fi
+		ok "$name applies to $(basename "$src")"
 		cp_bad=0
 		for p in "${series[@]}"; do
 			# Debian's source trees carry no git history, so checkpatch
@@ -87,20 +123,11 @@ for ver in "${kernels[@]}"; do
 		else
 			notok "$name: checkpatch --strict"
 		fi
-		# Compile the two objects with the series applied, then revert.
-		(
-			flock 9
-			cd "$K" || exit 1
-			git apply "${series[@]}" || exit 1
-			trap 'git apply -R $(printf "%s\n" "${series[@]}" | tac)' EXIT
-			"$kdir/make.sh" -s fs/splice.o drivers/char/mem.o
-		) 9>"$kdir/tree.lock" >"$kdir/check-$d.log" 2>&1
-		rc=$?
 		if [ "$rc" = 0 ]; then
-			ok "$name: patched fs/splice.o and drivers/char/mem.o compile"
+			ok "$name: patched $objs compile"
 		else
 			sed 's/^/# /' "$kdir/check-$d.log" | tail -n 30
-			notok "$name: patched fs/splice.o and drivers/char/mem.o compile"
+			notok "$name: patched $objs compile"
 		fi
 	done
 done

@@ -1,61 +1,125 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make mem-check: build Debian's 6.12 kernel stock and with each mem.c
-# series (mainline/6.12/B, then A: variants share ccache), boot each in the
-# rig, and run against the kernel's own /dev/zero and /dev/full: the 1-byte
-# fill counts, the kselftests in target mode, zsbench --impl devzero and
-# stress-ng --splice (mainline/mem-guest.sh).  Then compares the zsbench
-# runs (zsbench --compare when it has it), and checks the series for the
-# newest linux-source-7.x (mainline/check.sh; fetched through the private
-# trixie apt configuration if absent).
+# make mem-check: boot a mem.c change and test it against the kernel's own
+# /dev/zero and /dev/full.  Builds Debian's kernel source of a line (6.12 or
+# 7: the newest linux-source-7.x) stock and with each series directory, boots
+# each in the rig and runs mainline/mem-guest.sh there: the 1-byte fill
+# counts, the kselftests in target mode, zsbench --impl devzero, the
+# FIONREAD reproducer (mainline/fionread.c) and LKP's stress-ng command on
+# /dev/zero and on the zsplice module's `none` (the pre-6.7 fallback, built
+# for that kernel).  Then zsbench --compare of each series against stock.
 #
-# Results in $MEM_CHECK_OUT (default .mem-check/): guest-<kernel>/ logs,
-# zsbench-<kernel>.json, summary.txt.  Exit status non-zero when a fill
-# count is wrong, a test fails, a kernel splats or a guest times out.
+# Parameters (make variables or environment):
+#   MEM_SERIES    series directories, *.patch applied in name order (default
+#                 mainline/<newest 7.x>/v2 for line 7, mainline/6.12/B and
+#                 mainline/6.12/A for line 6.12); any directory of
+#                 `git format-patch` files for that source works
+#   MEM_LINE      6.12 or 7 (default 7)
+#   MEM_FRAGMENT  config fragment(s) on top of selftests/kbuild/base.config
+#                 and thp.config for the patched kernels (default for line 7:
+#                 selftests/kbuild/huge-zero-folio.config; "none" for none).
+#                 The stock kernel is base.config + thp.config.
+#   MEM_KERNELS   a subset of the kernel names to (re)build and run: "stock"
+#                 and each series' name, <dir> or <dir>+<fragment> (e.g.
+#                 v2+huge-zero-folio); the summary uses every kernel with
+#                 results in the output directory
+#   MEM_CHECK_OUT results (default .mem-check/<version>/): guest-<name>/ logs,
+#                 zsbench-<name>.json, summary.txt
+# Also: MEM_STOCK_TESTS=1 runs the kselftests on the stock kernel too,
+# MEM_APPEND guest kernel arguments (default "init_on_alloc=1", as Debian's
+# CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y), MEM_ZSBENCH_ARGS, MEM_LKP_STRESSNG
+# (default /var/cache/zsplice/stress-ng/V0.17.00/stress-ng when it exists;
+# "none" skips), MEM_LKP_TIME (60), MEM_FILL_WANT (the 64 KiB fill count a
+# patched kernel must give: default 31457281 with the persistent huge zero
+# folio, else 61441), ZSVM_TIMEOUT (default 3600).
 #
-# Environment: MEM_KERNELS (default "stock B A"; a subset reruns only those,
-# the summary and comparisons use every kernel with results in the output
-# directory), MEM_STOCK_TESTS=1 also
-# runs the kselftests on the stock kernel, MEM_BOOT7=1 also builds and
-# boots the newest 7.x with series B, ZSVM_TIMEOUT (guest, default 3600),
-# MEM_APPEND (extra guest kernel arguments, default "init_on_alloc=1": the
-# page-allocator setting Debian ships, CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y in
-# its 6.12 config, which the allnoconfig-based kernels here do not have;
-# MEM_APPEND=init_on_alloc=0 measures without it), MEM_ZSBENCH_ARGS
-# (zsbench workload arguments instead of mem-guest.sh's default set).
+# Exit status non-zero when a fill count is wrong, a test or the FIONREAD
+# check fails, a kernel splats or a guest times out.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=mainline/sources.sh
 . "$here/sources.sh"
-kbuild=$top/selftests/kbuild/build.sh
-frag=$top/selftests/kbuild/base.config
-out=${MEM_CHECK_OUT:-$top/.mem-check}
+kb=$top/selftests/kbuild
+kbuild=$kb/build.sh
 # One guest run at a time (selftests/vm/vmlock.sh; ZSVM_LOCK=none does not wait).
 # shellcheck source=selftests/vm/vmlock.sh
 . "$top/selftests/vm/vmlock.sh"
 vmrun() { zs_vm_locked "$top/selftests/vm/run.sh" "$@"; }
-kernels=${MEM_KERNELS:-stock B A}
+say() { echo "mem-check: $*"; }
+abspath() { case $1 in /*) echo "$1" ;; *) echo "$top/$1" ;; esac; }
+fail=0
+
+# --------------------------------------------------------- parameters
+line=${MEM_LINE:-7}
+case $line in
+6.12) ver=6.12 ;;
+7|7.*)
+	ver=$(ls "$ZS_SRC_CACHE"/linux-source-7.*.tar.xz 2>/dev/null |
+		sed 's|.*/linux-source-\(7\.[0-9]*\)\.tar\.xz|\1|' | sort -V | tail -n 1)
+	newest=$(zs_newest_7x)
+	[ -n "$newest" ] && ver=$newest
+	[ -n "$ver" ] || { say "no linux-source-7.x: run selftests/vm/kernels.sh fetch 7 first"; exit 2; }
+	;;
+*) say "MEM_LINE=$line: 6.12 or 7"; exit 2 ;;
+esac
+src=$(zs_source "$ver") || exit 2
+out=${MEM_CHECK_OUT:-$top/.mem-check/$ver}
+if [ -n "${MEM_SERIES:-}" ]; then
+	read -r -a series <<<"$MEM_SERIES"
+elif [ "$ver" = 6.12 ]; then
+	series=(mainline/6.12/B mainline/6.12/A)
+else
+	series=("mainline/$ver/v2")
+fi
+frag=${MEM_FRAGMENT-}
+[ -n "$frag" ] || { [ "$ver" = 6.12 ] && frag=none || frag=selftests/kbuild/huge-zero-folio.config; }
+base_frags=("$kb/base.config" "$kb/thp.config")
+patched_frags=("${base_frags[@]}")
+suffix=
+if [ "$frag" != none ]; then
+	for f in $frag; do
+		patched_frags+=("$(abspath "$f")")
+		suffix="$suffix+$(basename "$f" .config)"
+	done
+fi
+
+# build.sh --patches takes files: every *.patch but a cover letter
+declare -A patches
+names=(stock)
+for s in "${series[@]}"; do
+	d=$(abspath "$s")
+	n=$(basename "$d")$suffix
+	for p in "$d"/*.patch; do
+		case $p in *-cover-letter.patch|"$d/*.patch") continue ;; esac
+		patches[$n]="${patches[$n]:-} --patches $p"
+	done
+	[ -n "${patches[$n]:-}" ] || { say "$s: no *.patch"; exit 2; }
+	names+=("$n")
+done
+kernels=${MEM_KERNELS:-${names[*]}}
+say "line $line: $(basename "$src"); kernels: $kernels"
 mkdir -p "$out"
 for k in $kernels; do
 	rm -rf "$out/guest-$k" "$out/zsbench-$k.json"
 done
-say() { echo "mem-check: $*"; }
-fail=0
-
-src=$(zs_source 6.12) || exit 2
 
 # ------------------------------------------------------------- kernels
 declare -A kdir
 for k in $kernels; do
-	case $k in
-	stock) patches=() ;;
-	*) patches=(--patches "$here/6.12/$k") ;;
-	esac
-	say "kernel $k: selftests/kbuild/build.sh ${patches[*]} $(basename "$src")"
-	if ! kdir[$k]=$("$kbuild" "${patches[@]}" "$src" "$frag" | tail -n 1) ||
+	if [ "$k" = stock ]; then
+		args=("$src" "${base_frags[@]}")
+	elif [ -n "${patches[$k]:-}" ]; then
+		read -r -a args <<<"${patches[$k]}"
+		args+=("$src" "${patched_frags[@]}")
+	else
+		say "kernel $k: not one of ${names[*]}"
+		exit 2
+	fi
+	say "kernel $k: selftests/kbuild/build.sh ${args[*]#"$top"/}"
+	if ! kdir[$k]=$("$kbuild" "${args[@]}" | tail -n 1) ||
 	   [ ! -e "${kdir[$k]}/bzImage" ]; then
 		say "kernel $k failed to build"
 		exit 1
@@ -64,37 +128,68 @@ for k in $kernels; do
 done
 
 # ------------------------------------------------------- host builds
-say "building selftests, zsbench, zerofill"
+say "building selftests, zsbench, zerofill, fionread"
 make -s -k -C "$top/selftests" >"$out/build-selftests.log" 2>&1 ||
 	say "some selftests did not build (see $out/build-selftests.log)"
 make -s -C "$top/userspace" >"$out/build-userspace.log" 2>&1 ||
 	say "zsbench did not build (see $out/build-userspace.log)"
-gcc -O2 -Wall -o "$out/zerofill" "$here/zerofill.c" || exit 2
+gcc -O2 -Wall -Wextra -o "$out/zerofill" "$here/zerofill.c" || exit 2
+gcc -O2 -Wall -Wextra -o "$out/fionread" "$here/fionread.c" || exit 2
 
-files=(--file "$here/mem-guest.sh:/zs/mem-guest.sh" --file "$out/zerofill:/zs/bin/")
+files=(--file "$here/mem-guest.sh:/zs/mem-guest.sh" --file "$out/zerofill:/zs/bin/"
+       --file "$out/fionread:/zs/bin/")
 for t in "$top"/selftests/zsplice_*_test; do
 	[ -x "$t" ] && files+=(--file "$t:/zs/bin/")
 done
 [ -x "$top/userspace/zsbench" ] && files+=(--file "$top/userspace/zsbench:/zs/bin/")
+lkp=${MEM_LKP_STRESSNG:-/var/cache/zsplice/stress-ng/V0.17.00/stress-ng}
+if [ "$lkp" != none ] && [ -x "$lkp" ]; then
+	files+=(--file "$lkp:$lkp")
+else
+	say "no stress-ng for LKP's command ($lkp): lkp sections skipped"
+	lkp=
+fi
+
+# zsplice.ko for a kernel of ours, from a copy of the module sources (so
+# that builds for different kernels never share objects).
+build_module() {
+	local k=$1 m=$out/module-$1
+	rm -rf "$m" && mkdir -p "$m/drivers/char" &&
+	cp -a "$top/Kbuild" "$top/VERSION" "$top/include" "$m/" &&
+	cp -a "$top/drivers/char/zsplice" "$m/drivers/char/" &&
+	"${kdir[$k]}/make.sh" M="$m" modules >"$out/module-$k.log" 2>&1 &&
+	echo "$m/zsplice.ko"
+}
 
 # ----------------------------------------------------------- guest runs
 append="mitigations=off ${MEM_APPEND-init_on_alloc=1}"
-zsb_env=
-[ -z "${MEM_ZSBENCH_ARGS:-}" ] || zsb_env="ZSBENCH_ARGS='$MEM_ZSBENCH_ARGS'"
 say "guest kernel arguments: $append"
 for k in $kernels; do
 	d=${kdir[$k]}
-	impl=zeropage tests=1
+	impl=zeropage tests=1 sizes="4096 65536 1048576"
 	if [ "$k" = stock ]; then
 		impl=copy
 		tests=${MEM_STOCK_TESTS:-0}
+	elif grep -q '^CONFIG_PERSISTENT_HUGE_ZERO_FOLIO=y' "$d/config"; then
+		# 2 MiB buffers: 64 KiB takes 31457281 one-byte splices, 1 MiB
+		# would take 534773761 (minutes under TCG): left out
+		impl=folio sizes="4096 65536"
 	fi
+	kfiles=("${files[@]}")
+	if ko=$(build_module "$k"); then
+		kfiles+=(--file "$ko:/zs/")
+	else
+		say "kernel $k: zsplice.ko did not build (see $out/module-$k.log): no module sections"
+	fi
+	env="MEM_IMPL=$impl MEM_TESTS=$tests MEM_FILL_SIZES='$sizes' MEM_FILL_CAP=33554432"
+	[ -z "${MEM_ZSBENCH_ARGS:-}" ] || env="$env ZSBENCH_ARGS='$MEM_ZSBENCH_ARGS'"
+	[ -z "$lkp" ] || env="$env MEM_LKP_STRESSNG=$lkp MEM_LKP_TIME=${MEM_LKP_TIME:-60}"
 	say "guest: kernel $k ($(cat "$d/release")), /dev/zero impl $impl"
 	vmrun --quiet \
 		--kimage "$d/bzImage" --kmods "$d/modules" \
 		--out "$out/guest-$k" --timeout "${ZSVM_TIMEOUT:-3600}" \
-		--append "$append" --collect /tmp/zsbench.json "${files[@]}" \
-		-- "MEM_IMPL=$impl MEM_TESTS=$tests $zsb_env sh /zs/mem-guest.sh"
+		--append "$append" --collect /tmp/zsbench.json "${kfiles[@]}" \
+		-- "$env sh /zs/mem-guest.sh"
 	rc=$?
 	case $rc in
 	0) ;;
@@ -107,72 +202,55 @@ done
 
 # -------------------------------------------------------------- summary
 done_kernels=
-for k in stock B A; do
-	[ -f "$out/guest-$k/output.log" ] && done_kernels="$done_kernels $k"
+for d in "$out"/guest-*/; do
+	[ -f "$d/output.log" ] && done_kernels="$done_kernels $(basename "$d" | sed 's/^guest-//')"
 done
 {
 	for k in $done_kernels; do
 		log=$out/guest-$k/output.log
 		echo "== kernel $k ($(sed -n 's/^# kernel \([^,]*\),.*/\1/p' "$log" | head -n 1))"
-		grep '^zerofill ' "$log" 2>/dev/null
-		grep -E '^# (PASSED|FAILED|Totals):|^# ZSVM-END' "$log" 2>/dev/null |
-			grep -v 'ZSVM-END .* rc=0$' | grep -E 'Totals|rc=' || true
+		grep -E '^(zerofill|fionread|lkp [a-z]+ instances) ' "$log" 2>/dev/null
 		awk '/^# ZSVM-BEGIN zsplice_/ { t = $3 } /^# Totals:/ { print "  " t ": " $0 }' "$log" 2>/dev/null
-		grep -E 'stress-ng: (info|metrc).*splice' "$log" 2>/dev/null | tail -n 2
+		grep -E 'stress-ng: (info|metrc).*splice' "$log" 2>/dev/null
 	done
 } | tee "$out/summary.txt"
 
-# Fill counts: 61441 for 64 KiB with the series, 16 stock.
 for k in $done_kernels; do
-	want=61441
-	[ "$k" = stock ] && want=16
-	got=$(awk '$1 == "zerofill" && $2 == "/dev/zero" && $3 == 65536 { print $4 }' \
-		"$out/guest-$k/output.log" 2>/dev/null)
+	log=$out/guest-$k/output.log
+	if [ "$k" = stock ]; then
+		want=16
+	elif [ -n "${MEM_FILL_WANT:-}" ]; then
+		want=$MEM_FILL_WANT
+	elif grep -q '^folio' <(sed -n 's/^# kernel .*, impl \([a-z]*\),.*/\1/p' "$log"); then
+		want=31457281
+	else
+		want=61441
+	fi
+	got=$(awk '$1 == "zerofill" && $2 == "/dev/zero" && $3 == 65536 { print $4 }' "$log" 2>/dev/null)
 	if [ "$got" = "$want" ]; then
 		say "kernel $k: /dev/zero 1-byte fill of 64 KiB = $got (ok)"
 	else
 		say "kernel $k: /dev/zero 1-byte fill of 64 KiB = ${got:-none}, want $want"
 		fail=1
 	fi
-	if grep -q '^zerofill .* bad ' "$out/guest-$k/output.log" 2>/dev/null ||
-	   grep -qE '^# ZSVM-END zsplice_.* rc=[1-9]' "$out/guest-$k/output.log" 2>/dev/null; then
+	if grep -q '^zerofill .* bad ' "$log" 2>/dev/null ||
+	   grep -qE '^# ZSVM-END zsplice_.* rc=[1-9]' "$log" 2>/dev/null; then
 		say "kernel $k: a fill readback or a kselftest failed"
+		fail=1
+	fi
+	# The pipe core's int counts: fixed by the series, broken on stock.
+	if [ "$k" != stock ] && grep -q '^fionread .* bad$' "$log"; then
+		say "kernel $k: FIONREAD or pipe-to-pipe splice count wrong beyond INT_MAX"
 		fail=1
 	fi
 done
 
-# zsbench comparisons.
 zsb=$top/userspace/zsbench
-cmp() {
-	local a=$1 b=$2
-	[ -f "$out/zsbench-$a.json" ] && [ -f "$out/zsbench-$b.json" ] || return 0
-	echo "== zsbench --compare $a $b" | tee -a "$out/summary.txt"
-	"$zsb" --compare "$out/zsbench-$a.json" "$out/zsbench-$b.json" | tee -a "$out/summary.txt"
-}
-cmp stock B
-cmp stock A
-cmp A B
-
-# ------------------------------------------------------------------ 7.x
-v7=$(ls "$ZS_SRC_CACHE"/linux-source-7.*.tar.xz 2>/dev/null |
-	sed 's|.*/linux-source-\(7\.[0-9]*\)\.tar\.xz|\1|' | sort -V | tail -n 1)
-if [ -z "$v7" ] && v7=$(zs_newest_7x) && [ -n "$v7" ]; then
-	zs_fetch_source "$v7" || v7=
-fi
-if [ -n "$v7" ] && [ -d "$here/$v7" ]; then
-	say "linux-source-$v7: series apply, checkpatch, compile"
-	bash "$here/check.sh" "$v7" | tee "$out/check-$v7.tap" || fail=1
-	if [ "${MEM_BOOT7:-0}" = 1 ]; then
-		d=$("$kbuild" --patches "$here/$v7/B" "$ZS_SRC_CACHE/linux-source-$v7.tar.xz" "$frag" | tail -n 1) &&
-		vmrun --quiet --kimage "$d/bzImage" \
-			--kmods "$d/modules" --out "$out/guest-$v7-B" --timeout "${ZSVM_TIMEOUT:-3600}" \
-			"${files[@]}" -- "MEM_IMPL=zeropage MEM_TESTS=0 ZSBENCH_ARGS='--quick' sh /zs/mem-guest.sh" ||
-			fail=1
-		grep '^zerofill ' "$out/guest-$v7-B/output.log" 2>/dev/null | sed "s/^/$v7 B: /"
-	fi
-else
-	say "linux-source-7.x: not available (${v7:-no private trixie apt configuration}); 7.x series not checked"
-fi
+for k in $done_kernels; do
+	[ "$k" != stock ] && [ -f "$out/zsbench-stock.json" ] && [ -f "$out/zsbench-$k.json" ] || continue
+	echo "== zsbench --compare stock $k" | tee -a "$out/summary.txt"
+	"$zsb" --compare "$out/zsbench-stock.json" "$out/zsbench-$k.json" | tee -a "$out/summary.txt"
+done
 
 if [ "$fail" = 0 ]; then say "PASS (results in $out)"; else say "FAIL (results in $out)"; fi
 exit "$fail"
