@@ -30,6 +30,8 @@
 tmo=${MEM_TMO:-900}
 export ZSPLICE_ZERO=/dev/zero ZSPLICE_FULL=/dev/full
 export ZSPLICE_MAINLINE_IMPL=${MEM_IMPL:-copy}
+# set by mem-check.sh for a kernel with the FIONREAD fix
+[ -z "${ZSPLICE_FIONREAD_FIXED:-}" ] || export ZSPLICE_FIONREAD_FIXED
 
 section() {
 	name=$1

@@ -11,7 +11,8 @@
 #   FRAGMENT          config fragment(s) applied on top of `make allnoconfig`
 #                     (KCONFIG_ALLCONFIG); every option they set must take
 #                     (an option the kernel does not define is only noted)
-#   --patches P       a directory of *.patch (applied in name order) or one
+#   --patches P       a directory of *.patch (applied in name order, a
+#                     *cover-letter.patch left out) or one
 #                     patch file, with `git apply`; repeatable
 #   --prepare         only `make prepare` (+ modules_prepare): a tree that
 #                     single objects can be compiled in (make check)
@@ -89,7 +90,7 @@ patch_files() {
 	local p
 	for p in "${patches[@]+"${patches[@]}"}"; do
 		if [ -d "$p" ]; then
-			find "$(cd "$p" && pwd)" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
+			find "$(cd "$p" && pwd)" -maxdepth 1 -name '*.patch' ! -name '*cover-letter.patch' | LC_ALL=C sort
 		elif [ -f "$p" ]; then
 			echo "$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"
 		else
