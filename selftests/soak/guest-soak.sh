@@ -160,7 +160,6 @@ for s in $syscalls; do
 done
 echo "# trinity as uid 1000, $trinity_rounds rounds of ${t_round}s (seeds $seed..):$targs"
 tlog=$state/trinity.log
-: >"$tlog"
 count=0
 reached=0
 round=0
@@ -193,7 +192,6 @@ while [ "$round" -lt "$trinity_rounds" ]; do
 	d=$(( $(driver_calls) - calls0 ))
 	echo "# SOAK-TRINITY round=$round seed=$((seed + round)) syscalls=${c:-0} driver_calls=$d"
 	tail -n 5 "$tlog.$round" | sed 's/^/# trinity: /'
-	cat "$tlog.$round" >>"$tlog"
 	count=$((count + ${c:-0}))
 	reached=$((reached + d))
 	round=$((round + 1))

@@ -222,8 +222,11 @@ struct folio *zs_pages_get(enum zs_set *set, size_t len, unsigned int slots,
 	struct folio *folio;
 	unsigned int cpu;
 
-	*nr = min_t(size_t, slots, DIV_ROUND_UP(len, zs_pages_size(*set)));
-	while (!(folio = zs_set_get(s, *nr, &cpu))) {
+	for (;;) {
+		*nr = min_t(size_t, slots, DIV_ROUND_UP(len, zs_pages_size(*set)));
+		folio = zs_set_get(s, *nr, &cpu);
+		if (folio)
+			return folio;
 		if (zs_set_alloc(s, cpu))
 			continue;
 		if (*set == ZS_SET_PAGE)
@@ -231,9 +234,7 @@ struct folio *zs_pages_get(enum zs_set *set, size_t len, unsigned int slots,
 		atomic_long_inc(&zs_folio_fallbacks);
 		*set = ZS_SET_PAGE;
 		s = &zs_sets[*set];
-		*nr = min_t(size_t, slots, DIV_ROUND_UP(len, zs_pages_size(*set)));
 	}
-	return folio;
 }
 
 size_t zs_pages_size(enum zs_set set)

@@ -38,12 +38,13 @@
  */
 static size_t zs_pipe_room(const struct pipe_inode_info *pipe)
 {
-	unsigned int i, used = pipe_occupancy(pipe->head, pipe->tail);
+	unsigned int i, used;
 	size_t bytes = 0;
 
 	if ((size_t)pipe->max_usage * ZS_BUF_MAX_BYTES <= ZS_PIPE_MAX_BYTES)
 		return ZS_PIPE_MAX_BYTES;
 	/* by count: head and tail are pipe_index_t, 16 bits on 32-bit */
+	used = pipe_occupancy(pipe->head, pipe->tail);
 	for (i = 0; i < used; i++)
 		bytes += pipe_buf(pipe, pipe->tail + i)->len;
 	return bytes < ZS_PIPE_MAX_BYTES ? ZS_PIPE_MAX_BYTES - bytes : 0;
