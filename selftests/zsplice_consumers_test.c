@@ -476,20 +476,22 @@ TEST_F(con, tcp_splice_from_pipe)
  * A socket's bytes spliced into a pipe first (skb_splice_bits() builds
  * nosteal buffers whose private field it never sets), then the device's:
  * the device's bytes must land after the socket's, never inside the
- * socket's buffer, and read back as zeros.
+ * socket's buffer, and read back as zeros.  The socket holds more
+ * non-zero bytes than are spliced, so a device splice that wrongly
+ * extended the socket's buffer would expose them.
  */
 TEST_F(con, socket_then_device)
 {
-	static const char hello[] = "socket bytes";
-	enum { HLEN = sizeof(hello) - 1 };
-	char buf[HLEN + 4097];
+	enum { SENT = 4096, HLEN = 12 };
+	char out[SENT], buf[HLEN + 4097];
 	int cli, srv, q[2];
 	ssize_t got, n;
 
 	if (tcp_pair(&cli, &srv))
 		SKIP(return, "no TCP on 127.0.0.1: %s", strerror(errno));
 	ASSERT_EQ(0, zs_pipe(q, 0, 0));
-	ASSERT_EQ(HLEN, send(cli, hello, HLEN, 0));
+	memset(out, 0xaa, sizeof(out));
+	ASSERT_EQ(SENT, send(cli, out, SENT, 0));
 	ASSERT_EQ(HLEN, splice(srv, NULL, q[1], NULL, HLEN, 0));
 	ASSERT_EQ(1, splice(self->fd, NULL, q[1], NULL, 1, 0));
 	ASSERT_EQ(4096, zs_splice_all(self->fd, q[1], 4096, 0));
@@ -499,7 +501,7 @@ TEST_F(con, socket_then_device)
 		n = read(q[0], buf + got, sizeof(buf) - got);
 		ASSERT_LT(0, n);
 	}
-	EXPECT_EQ(0, memcmp(buf, hello, HLEN));
+	EXPECT_EQ(0, memcmp(buf, out, HLEN));
 	EXPECT_EQ(-1, zs_nonzero(buf + HLEN, 4097));
 	close(q[0]);
 	close(q[1]);
