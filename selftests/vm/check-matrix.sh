@@ -51,6 +51,18 @@ if ! wait "$chroot_pid"; then
 fi
 say "kernels ready after $(($(date +%s) - start)) s"
 
+# why_failed LOG: the diagnostics of each failed test in LOG (the lines a
+# kselftest prints between its "RUN" and its "not ok", at most 20), so that
+# a CI log that keeps only this script's output still says why.
+why_failed() {
+	awk '
+		/^# +RUN / { n = 0 }
+		/^#/ { if (n < 20) buf[++n] = $0; next }
+		/^not ok / { for (i = 1; i <= n; i++) print buf[i]; print; n = 0; next }
+		/^ok / { n = 0 }
+	' "$1"
+}
+
 default=$(. "$vm/kver.sh" && zs_installed_kver)
 rc=0
 for s in $series; do
@@ -67,6 +79,7 @@ for s in $series; do
 	line=$(tail -n 1 "$out/$k/summary.txt" 2>/dev/null)
 	[ -n "$line" ] || line="0 passed, 1 failed"
 	grep -h '^FAIL: ' "$out/$k/summary.txt" 2>/dev/null | sed "s|^|matrix: $k: |"
+	grep -q '^FAIL: ' "$out/$k/summary.txt" 2>/dev/null && why_failed "$out/$k.log" | sed "s|^|matrix: $k: |"
 	say "$k: $line ($(($(date +%s) - t0)) s$([ "$rig" = 1 ] || echo ', rig self-test left out'))"
 	echo "$line" >>"$out/summary.txt"
 done
