@@ -26,6 +26,11 @@
 #                 results in the output directory
 #   MEM_CHECK_OUT results (default .mem-check/<version>/): guest-<name>/ logs,
 #                 zsbench-<name>.json, summary.txt
+#   MEM_PHASES    what to run on each kernel (default "guest icount"):
+#                 guest = the TCG boot above; icount = a second boot under
+#                 QEMU -icount with one vCPU, zsbench --icount of /dev/zero
+#                 (guest instructions per splice, deterministic), then
+#                 zsbench --compare of each series against stock
 # Also: MEM_STOCK_TESTS=1 runs the kselftests on the stock kernel too,
 # MEM_APPEND guest kernel arguments (default "init_on_alloc=1", as Debian's
 # CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y), MEM_ZSBENCH_ARGS, MEM_LKP_STRESSNG
@@ -102,8 +107,14 @@ done
 kernels=${MEM_KERNELS:-${names[*]}}
 say "line $line: $(basename "$src"); kernels: $kernels"
 mkdir -p "$out"
+phases=${MEM_PHASES:-guest icount}
+for p in $phases; do
+	case $p in guest|icount) ;; *) say "MEM_PHASES: $p is not guest or icount"; exit 2 ;; esac
+done
+has_phase() { [[ " $phases " == *" $1 "* ]]; }
 for k in $kernels; do
-	rm -rf "$out/guest-$k" "$out/zsbench-$k.json"
+	! has_phase guest || rm -rf "$out/guest-$k" "$out/zsbench-$k.json"
+	! has_phase icount || rm -rf "$out/icount-$k" "$out/icount-$k.json"
 done
 
 # ------------------------------------------------------------- kernels
@@ -164,7 +175,9 @@ build_module() {
 # ----------------------------------------------------------- guest runs
 append="mitigations=off ${MEM_APPEND-init_on_alloc=1}"
 say "guest kernel arguments: $append"
-for k in $kernels; do
+guest_kernels=$kernels
+has_phase guest || guest_kernels=
+for k in $guest_kernels; do
 	d=${kdir[$k]}
 	impl=zeropage tests=1 sizes="4096 65536 1048576"
 	if [ "$k" = stock ]; then
@@ -204,6 +217,32 @@ for k in $kernels; do
 	esac
 	[ -f "$out/guest-$k/zsbench.json" ] && cp "$out/guest-$k/zsbench.json" "$out/zsbench-$k.json"
 done
+
+# ------------------------------------------------------- icount runs
+# /dev/zero only (no module: every kernel measures the same thing), the
+# splice sizes and sendfile of the perf gate, 5 repetitions of 0.01 guest s.
+icount_run() {
+	local k=$1 d=${kdir[$1]}
+
+	say "icount: kernel $k ($(cat "$d/release"))"
+	vmrun --quiet --icount --cpus 1 \
+		--kimage "$d/bzImage" --kmods "$d/modules" \
+		--out "$out/icount-$k" --timeout 900 --append "$append" \
+		--file "$top/userspace/zsbench:/zs/bin/" --collect /tmp/icount.json -- \
+		"zsbench --icount --no-load --no-floor --runs 5 --duration 0.01 --quiet \
+			--impl devzero --json /tmp/icount.json \
+			--workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K"
+	case $? in
+	0) cp "$out/icount-$k/icount.json" "$out/icount-$k.json" ;;
+	3) say "kernel $k: KERNEL SPLAT in the icount boot (see $out/icount-$k/console.log)"; fail=1 ;;
+	*) say "kernel $k: the icount boot failed (see $out/icount-$k/)"; fail=1 ;;
+	esac
+}
+if has_phase icount; then
+	for k in $kernels; do
+		icount_run "$k"
+	done
+fi
 
 # -------------------------------------------------------------- summary
 done_kernels=
@@ -255,6 +294,14 @@ for k in $done_kernels; do
 	[ "$k" != stock ] && [ -f "$out/zsbench-stock.json" ] && [ -f "$out/zsbench-$k.json" ] || continue
 	echo "== zsbench --compare stock $k" | tee -a "$out/summary.txt"
 	"$zsb" --compare "$out/zsbench-stock.json" "$out/zsbench-$k.json" | tee -a "$out/summary.txt"
+done
+
+for j in "$out"/icount-*.json; do
+	k=$(basename "$j" .json)
+	k=${k#icount-}
+	[ "$k" != stock ] && [ -f "$out/icount-stock.json" ] || continue
+	echo "== zsbench --compare stock $k, guest instructions per op (-icount)" | tee -a "$out/summary.txt"
+	"$zsb" --compare "$out/icount-stock.json" "$j" | tee -a "$out/summary.txt"
 done
 
 if [ "$fail" = 0 ]; then say "PASS (results in $out)"; else say "FAIL (results in $out)"; fi
