@@ -18,8 +18,9 @@
  * allocated, still zero, until its last buffer is released.  When a CPU
  * goes offline its folios are unpublished and the module's references
  * dropped the same way (zs_pages_cpu_dead()); the splice path takes its
- * references inside an RCU read-side section, which the unpublishing waits
- * for, so a folio is never referenced after its last reference is gone.
+ * references with preemption disabled, which the unpublishing waits for
+ * (synchronize_rcu()), so a folio is never referenced after its last
+ * reference is gone.
  *
  * A folio of ours records its CPU index + 1 in folio->private (the folios
  * are the module's own allocations, never in a page cache), which is how
@@ -57,8 +58,8 @@ struct zs_page_set {
 	unsigned int order;
 	/*
 	 * By CPU; NULL until first used and after the CPU went offline.
-	 * Read with READ_ONCE() under rcu_read_lock() where a reference is
-	 * taken, under cpus_read_lock() where the folio is looked at.
+	 * Read with READ_ONCE() with preemption disabled where a reference
+	 * is taken, under cpus_read_lock() where the folio is looked at.
 	 */
 	struct folio **folios;
 	atomic_t nr_folios;
@@ -185,25 +186,56 @@ static bool zs_set_alloc(struct zs_page_set *set, unsigned int cpu)
 }
 
 /*
- * *@nr references on the calling CPU's folio of @set, or NULL when there
- * is none yet, or ERR_PTR(-ENOMEM) when its count is at ZS_FOLIO_REF_MAX.
+ * References on the calling CPU's folio of @set, one per buffer needed for
+ * @len bytes, at most @slots; *@nr receives the number taken.  NULL when
+ * that CPU has no folio yet, ERR_PTR(-ENOMEM) when its count is at
+ * ZS_FOLIO_REF_MAX.  With preemption disabled, which the synchronize_rcu()
+ * of zs_pages_cpu_dead() waits for, the CPU stays online meanwhile.
  */
-static struct folio *zs_set_get(struct zs_page_set *set, unsigned int nr,
-				unsigned int *cpu)
+static __always_inline struct folio *zs_set_get(struct zs_page_set *set,
+						size_t len, unsigned int slots,
+						unsigned int *nr)
 {
+	unsigned int shift = PAGE_SHIFT + set->order;
 	struct folio *folio;
 
-	rcu_read_lock();
-	*cpu = raw_smp_processor_id();
-	folio = READ_ONCE(set->folios[*cpu]);
+	*nr = min_t(size_t, slots, (len + (1UL << shift) - 1) >> shift);
+	preempt_disable();
+	folio = READ_ONCE(set->folios[smp_processor_id()]);
 	if (likely(folio)) {
-		if (likely(folio_ref_count(folio) < ZS_FOLIO_REF_MAX - (int)nr))
-			folio_ref_add(folio, nr);
+		if (likely(folio_ref_count(folio) < ZS_FOLIO_REF_MAX - (int)*nr))
+			folio_ref_add(folio, *nr);
 		else
 			folio = ERR_PTR(-ENOMEM);
 	}
-	rcu_read_unlock();
+	preempt_enable();
 	return folio;
+}
+
+/*
+ * zs_pages_get() when the calling CPU has no folio of *@set yet: allocate
+ * it, or fall back from ZS_SET_FOLIO to ZS_SET_PAGE.  Out of line, so
+ * that the fast path saves no registers for it.
+ */
+static noinline struct folio *zs_pages_get_slow(enum zs_set *set, size_t len,
+						unsigned int slots,
+						unsigned int *nr)
+{
+	struct zs_page_set *s = &zs_sets[*set];
+	struct folio *folio;
+
+	for (;;) {
+		if (!zs_set_alloc(s, raw_smp_processor_id())) {
+			if (*set == ZS_SET_PAGE)
+				return ERR_PTR(-ENOMEM);
+			atomic_long_inc(&zs_folio_fallbacks);
+			*set = ZS_SET_PAGE;
+			s = &zs_sets[*set];
+		}
+		folio = zs_set_get(s, len, slots, nr);
+		if (folio)
+			return folio;
+	}
 }
 
 /*
@@ -218,23 +250,11 @@ static struct folio *zs_set_get(struct zs_page_set *set, unsigned int nr,
 struct folio *zs_pages_get(enum zs_set *set, size_t len, unsigned int slots,
 			   unsigned int *nr)
 {
-	struct zs_page_set *s = &zs_sets[*set];
-	struct folio *folio;
-	unsigned int cpu;
+	struct folio *folio = zs_set_get(&zs_sets[*set], len, slots, nr);
 
-	for (;;) {
-		*nr = min_t(size_t, slots, DIV_ROUND_UP(len, zs_pages_size(*set)));
-		folio = zs_set_get(s, *nr, &cpu);
-		if (folio)
-			return folio;
-		if (zs_set_alloc(s, cpu))
-			continue;
-		if (*set == ZS_SET_PAGE)
-			return ERR_PTR(-ENOMEM);
-		atomic_long_inc(&zs_folio_fallbacks);
-		*set = ZS_SET_PAGE;
-		s = &zs_sets[*set];
-	}
+	if (likely(folio))
+		return folio;
+	return zs_pages_get_slow(set, len, slots, nr);
 }
 
 size_t zs_pages_size(enum zs_set set)

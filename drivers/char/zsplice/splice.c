@@ -83,7 +83,7 @@ static ssize_t zs_splice_fill(struct pipe_inode_info *pipe, enum zs_set set,
 	folio = zs_pages_get(&set, len, free, &nr);
 	if (IS_ERR(folio))
 		return PTR_ERR(folio);
-	size = zs_pages_size(set);
+	size = folio_size(folio);
 	for (i = 0; i < nr; i++) {
 		size_t n = min(len - done, size);
 
