@@ -214,8 +214,8 @@ static __always_inline struct folio *zs_set_get(struct zs_page_set *set,
 
 /*
  * zs_pages_get() when the calling CPU has no folio of *@set yet: allocate
- * it, or fall back from ZS_SET_FOLIO to ZS_SET_PAGE.  Out of line, so
- * that the fast path saves no registers for it.
+ * it, or fall back from ZS_SET_FOLIO to ZS_SET_PAGE.  Out of line and
+ * noinline, so that zs_pages_get() is only the fast path.
  */
 static noinline struct folio *zs_pages_get_slow(enum zs_set *set, size_t len,
 						unsigned int slots,
