@@ -325,16 +325,18 @@ static void ic_measure(const struct zsb_opts *o, const struct zsb_impl *im,
 		       const struct zsb_workload *w, const char *src, const char *impl,
 		       struct zsb_results *rs, uint64_t *count)
 {
-	struct zsb_result *ns = zsb_results_add(rs), *ops;
 	const struct ic_op *op = ic_op_find(w);
 	double budget = o->duration * 1e9;
 	uint64_t warm = 0, took = 0, n;
+	struct zsb_result *ns, *ops;
 	struct ic_fds f;
 	int err;
 
-	ic_record(ns, src, w, impl, ZSB_UNIT_NS_PER_OP);
+	/* two adjacent records; the second add may move the array */
+	zsb_results_add(rs);
 	ops = zsb_results_add(rs);
-	ns = ops - 1;	/* zsb_results_add may have moved the array */
+	ns = ops - 1;
+	ic_record(ns, src, w, impl, ZSB_UNIT_NS_PER_OP);
 	ic_record(ops, src, w, impl, ZSB_UNIT_OPS_PER_SEC);
 	*count = 0;
 	err = ic_open(&f, im, op, w->size);
@@ -581,7 +583,6 @@ void zsb_icount_report(FILE *f, const struct zsb_results *rs)
 
 	for (int i = 0; i < rs->n; i++) {
 		const struct zsb_result *r = &rs->r[i];
-		int seen = 0;
 
 		if (!ic_source(r->source) || r->unit != ZSB_UNIT_NS_PER_OP)
 			continue;
@@ -590,15 +591,8 @@ void zsb_icount_report(FILE *f, const struct zsb_results *rs)
 			fl = r;
 			continue;
 		}
-		for (int k = 0; k < ni; k++)
-			seen |= !strcmp(impls[k], r->impl);
-		if (!seen && ni < ZSB_MAX_SEL)
-			impls[ni++] = r->impl;
-		seen = 0;
-		for (int k = 0; k < nv; k++)
-			seen |= !strcmp(variants[k], r->variant);
-		if (!seen && nv < ZSB_MAX_SEL)
-			variants[nv++] = r->variant;
+		ni = zsb_add_unique(impls, ni, ZSB_MAX_SEL, r->impl);
+		nv = zsb_add_unique(variants, nv, ZSB_MAX_SEL, r->variant);
 	}
 	if (!ni && !fl)
 		return;

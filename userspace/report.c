@@ -103,19 +103,23 @@ static void extra_row(FILE *f, const struct zsb_result *b, const struct zsb_resu
 		tag ? tag : "");
 }
 
+int zsb_add_unique(const char **list, int n, int max, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(list[i], s))
+			return n;
+	if (n < max)
+		list[n++] = s;
+	return n;
+}
+
 void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline)
 {
 	const char *impls[64];
 	int nimpl = 0;
 
-	for (int i = 0; i < rs->n; i++) {
-		int seen = 0;
-
-		for (int j = 0; j < nimpl; j++)
-			seen |= !strcmp(impls[j], rs->r[i].impl);
-		if (!seen && nimpl < 64)
-			impls[nimpl++] = rs->r[i].impl;
-	}
+	for (int i = 0; i < rs->n; i++)
+		nimpl = zsb_add_unique(impls, nimpl, 64, rs->r[i].impl);
 	if (rs->kernel[0])
 		fprintf(f, "kernel: %s  runs: see records  duration: %gs per run\n",
 			rs->kernel, rs->duration);

@@ -223,6 +223,8 @@ void zsb_progress_done(void);
 extern int zsb_quiet;
 
 /* ---- report (report.c) ---- */
+/* the columns of a table: @s added to @list (n entries, room for max) unless there */
+int zsb_add_unique(const char **list, int n, int max, const char *s);
 void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline);
 /* the implementation name of the floor records */
 #define ZSB_FLOOR_IMPL	"floor"
