@@ -173,6 +173,24 @@ build_module() {
 }
 
 # ----------------------------------------------------------- guest runs
+# kernel_boot K PHASE RUN.SH-ARGS...: boot kernel K in the rig, logs in
+# $out/PHASE-K; a splat, a timeout or a failed command fails mem-check.
+kernel_boot() {
+	local k=$1 phase=$2 d=${kdir[$1]} rc
+	shift 2
+	vmrun --quiet --kimage "$d/bzImage" --kmods "$d/modules" \
+		--out "$out/$phase-$k" --append "$append" "$@"
+	rc=$?
+	case $rc in
+	0) return 0 ;;
+	3) say "kernel $k: KERNEL SPLAT in the $phase boot (see $out/$phase-$k/console.log)" ;;
+	124) say "kernel $k: $phase boot TIMEOUT" ;;
+	*) say "kernel $k: $phase boot status $rc (see $out/$phase-$k/)" ;;
+	esac
+	fail=1
+	return "$rc"
+}
+
 append="mitigations=off ${MEM_APPEND-init_on_alloc=1}"
 say "guest kernel arguments: $append"
 guest_kernels=$kernels
@@ -203,18 +221,8 @@ for k in $guest_kernels; do
 	[ -z "${MEM_ZSBENCH_ARGS:-}" ] || env="$env ZSBENCH_ARGS='$MEM_ZSBENCH_ARGS'"
 	[ -z "$lkp" ] || env="$env MEM_LKP_STRESSNG=$lkp MEM_LKP_TIME=${MEM_LKP_TIME:-60}"
 	say "guest: kernel $k ($(cat "$d/release")), /dev/zero impl $impl"
-	vmrun --quiet \
-		--kimage "$d/bzImage" --kmods "$d/modules" \
-		--out "$out/guest-$k" --timeout "${ZSVM_TIMEOUT:-3600}" \
-		--append "$append" --collect /tmp/zsbench.json "${kfiles[@]}" \
-		-- "$env sh /zs/mem-guest.sh"
-	rc=$?
-	case $rc in
-	0) ;;
-	3) say "kernel $k: KERNEL SPLAT (see $out/guest-$k/console.log)"; fail=1 ;;
-	124) say "kernel $k: guest TIMEOUT"; fail=1 ;;
-	*) say "kernel $k: guest run status $rc"; fail=1 ;;
-	esac
+	kernel_boot "$k" guest --timeout "${ZSVM_TIMEOUT:-3600}" \
+		--collect /tmp/zsbench.json "${kfiles[@]}" -- "$env sh /zs/mem-guest.sh"
 	[ -f "$out/guest-$k/zsbench.json" ] && cp "$out/guest-$k/zsbench.json" "$out/zsbench-$k.json"
 done
 
@@ -225,18 +233,12 @@ icount_run() {
 	local k=$1 d=${kdir[$1]}
 
 	say "icount: kernel $k ($(cat "$d/release"))"
-	vmrun --quiet --icount --cpus 1 \
-		--kimage "$d/bzImage" --kmods "$d/modules" \
-		--out "$out/icount-$k" --timeout 900 --append "$append" \
+	kernel_boot "$k" icount --icount --cpus 1 --timeout 900 \
 		--file "$top/userspace/zsbench:/zs/bin/" --collect /tmp/icount.json -- \
 		"zsbench --icount --no-load --no-floor --runs 5 --duration 0.01 --quiet \
 			--impl devzero --json /tmp/icount.json \
-			--workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K"
-	case $? in
-	0) cp "$out/icount-$k/icount.json" "$out/icount-$k.json" ;;
-	3) say "kernel $k: KERNEL SPLAT in the icount boot (see $out/icount-$k/console.log)"; fail=1 ;;
-	*) say "kernel $k: the icount boot failed (see $out/icount-$k/)"; fail=1 ;;
-	esac
+			--workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K" &&
+		cp "$out/icount-$k/icount.json" "$out/icount-$k.json"
 }
 if has_phase icount; then
 	for k in $kernels; do
