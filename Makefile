@@ -82,6 +82,12 @@ bench:
 	bash $(TOP)/selftests/vm/deps.sh --check >/dev/null 2>&1 || bash $(TOP)/selftests/vm/deps.sh
 	bash $(TOP)/userspace/bench.sh
 
+# results/README.md from the JSON of the last make bench / make bench
+# ICOUNT=1 (bench.sh runs it too).
+.PHONY: results
+results:
+	python3 $(TOP)/tools/results.py $(TOP)/results
+
 clean:
 	$(ZS_KEXEC) $(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
 	$(MAKE) -C $(TOP)/userspace clean

@@ -5,7 +5,8 @@
 # and implementation plus the stress-ng and fio runs, where the module can
 # be loaded: on the host when its kernel loads modules and we are root,
 # otherwise in the QEMU guest of the test rig.  Results land in results/:
-# zsbench.txt (the table), zsbench.json, zsbench.png, zsbench-threads.png.
+# zsbench.txt (the table), zsbench.json, zsbench.png, zsbench-threads.png,
+# zsbench.run (command, commit, date) and README.md (tools/results.py).
 #
 # Environment: ZSBENCH_ARGS replaces the default zsbench arguments (--all;
 # with --lkp-splice the cached stress-ng V0.17.00 goes into the guest too);
@@ -14,8 +15,8 @@
 # ICOUNT=1 (make bench ICOUNT=1): the deterministic form.  The guest boots
 # under QEMU -icount shift=0,sleep=off with one vCPU (run.sh --icount) and
 # zsbench --icount measures fixed-count loops in guest ns = instructions;
-# results in results/zsbench-icount.txt and .json (Documentation/
-# benchmarking.rst, "Instruction counts under QEMU -icount").
+# results in results/zsbench-icount.txt, .json and .run (Documentation/
+# benchmarking.rst).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,7 +53,15 @@ finish() {
 	# The table is printed by zsbench; plot on the host, where gnuplot is.
 	[ "$icount" = 1 ] || "$top/userspace/zsbench" --replot "$res/zsbench.json" \
 		--plot "$res/zsbench.png" > /dev/null
-	echo "bench: results in $res: $(cd "$res" && echo $name.*)"
+	# What produced the JSON, for results/README.md (tools/results.py)
+	{
+		echo "command=make bench${ICOUNT:+ ICOUNT=$ICOUNT}${ZSBENCH_ARGS:+ ZSBENCH_ARGS=\"$ZSBENCH_ARGS\"}"
+		echo "commit=$(git -C "$top" describe --always --dirty 2>/dev/null || echo "none (not a git checkout)")"
+		echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "where=$where"
+	} >"$res/$name.run"
+	python3 "$top/tools/results.py" "$res" >&2 || true
+	echo "bench: results in $res: $(cd "$res" && echo $name.*) README.md"
 }
 
 case $where in
