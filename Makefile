@@ -200,7 +200,7 @@ soak:
 #                     on the newest 7.x; Documentation/porting-to-mem.rst)
 #   make check-debug  the guest suite and short soak on a KASAN/lockdep/
 #                     kmemleak/DEBUG_VM kernel, plus a fault-injection sweep
-#                     of the module load (Documentation/debug-kernel.rst)
+#                     of the module load (Documentation/rig.rst)
 #   make check-kcsan  the guest suite and short soak on a KCSAN kernel
 .PHONY: mem-check check-debug check-kcsan
 mem-check:

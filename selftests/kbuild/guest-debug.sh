@@ -66,7 +66,7 @@ done
 # allocation there fails, 6.12's event_create_dir() WARNs (event_define_fields)
 # and returns without taking the reference the event's "enable" file drops
 # at rmmod (event_file_put WARNs twice) -- the kernel's error path, not
-# zsplice's (Documentation/debug-kernel.rst).  fail-nth honours the
+# zsplice's (Documentation/rig.rst).  fail-nth honours the
 # failslab/fail_page_alloc stack filter: allocations with trace_module_notify
 # on their stack are neither failed nor counted.  Two static functions have
 # that name (kernel/trace/trace.c's, for eval maps, and trace_events.c's);
