@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-vm.sh - the lkp-splice measurements of Documentation/benchmarking.rst
+# run-vm.sh - the lkp-splice runs of Documentation/benchmarking.rst
 # in the QEMU guest of the test rig (2 vCPUs, so 2 stress-ng instances):
 #
 #   1. LKP's stress-ng V0.17.00, 1 KiB per loop, LKP_TIME s (default 60)
