@@ -9,16 +9,19 @@
 #
 #   1. split-job: lkp split-job on jobs/zsbench.yaml gives one job per
 #      impl x splice_bytes x nr_threads (20), with LKP's values;
-#   2. the program's run in the rig's QEMU guest, with the environment
+#   2. the package: pkg/PKGBUILD's build and package with lkp-tests'
+#      lib/tests/pkgbuild.sh, this tree as the source; it must pack the
+#      module's sources and zsbench and nothing else; the module is built
+#      from them here (the guest has no compiler) as run would build it;
+#   3. the program's run in the rig's QEMU guest, with the environment
 #      lkp-tests gives it: export_top_env of the job.sh that lkp-tests'
 #      job2sh writes for one of those jobs, the program's parameters as
 #      run_test passes them, LKP_SRC, BENCHMARK_ROOT, TMP, RESULT_ROOT and
-#      TMP_RESULT_ROOT; the module is built before (on this machine, by
-#      run's own build_module, headers from LINUX_HEADERS_DIR as lkp-tests
-#      finds them), since the guest has no compiler;
-#   3. that run's real output through our parse and their sbin/dump-stat:
+#      TMP_RESULT_ROOT, and stress-ng installed the way lkp-tests'
+#      programs/stress-ng package installs it (the cached V0.17.00 build);
+#   4. that run's real output through our parse and their sbin/dump-stat:
 #      the JSON must hold zsbench.splice.ops_per_sec > 0;
-#   4. zsbench --compare against their lib/compare.rb (ncompare's
+#   5. zsbench --compare against their lib/compare.rb (ncompare's
 #      statistics and row layout) on the same runs: the rows must be equal.
 #
 # Ends "check-lkp: N passed, N failed".  Environment: LKP_SRC (required),
@@ -109,20 +112,31 @@ check $? "job.sh: the program's parameters, nr_threads 100% of 2 CPUs = 2"
 # ------------------------------------------------- run, in the guest
 kver=${KVER:-$(zs_installed_kver)}
 kdir=$(zs_kdir "$kver")
-bench=$work/benchmarks/zsbench
-mkdir -p "$bench/userspace"
-nice -n 19 make -s -C "$top" userspace >/dev/null || { not_ok "zsbench builds"; finish; }
-# the module sources and zsbench, as pkg/PKGBUILD installs them
-cp -a "$top/Kbuild" "$top/VERSION" "$top/drivers" "$top/include" "$bench/"
-cp -a "$top/userspace/zsbench" "$bench/userspace/"
-# run's own build_module: LINUX_HEADERS_DIR is lkp-tests' override
-LKP_SRC=$lkp LINUX_HEADERS_DIR=$kdir ZSPLICE_SRC=$bench TMP_RESULT_ROOT=$work \
-	nice -n 19 bash -c '. "$1" && build_module' _ "$lkp/programs/zsbench/run" \
-	>"$work/build.log" 2>&1
+# The package as pkg/PKGBUILD builds and packs it, with lkp-tests'
+# lib/tests/pkgbuild.sh: this tree as its source, zsbench built.
+(
+	set +u
+	export LKP_SRC=$lkp ZSPLICE_GIT=$top
+	srcdir=$work/src
+	pkgdir=$work/pkg
+	mkdir -p "$srcdir" "$pkgdir" && ln -s "$top" "$srcdir/zsbench"
+	cd "$lkp/programs/zsbench/pkg" || exit
+	# shellcheck disable=SC1091
+	. ./PKGBUILD && prepare && build && package
+) >"$work/pkg.log" 2>&1
+rc=$?
+bench=$work/pkg/lkp/benchmarks/zsbench
+packed=$(cd "$bench" 2>/dev/null && echo *)
+[ "$rc" = 0 ] && [ "$packed" = "Kbuild VERSION drivers include zsbench" ]
+check $? "PKGBUILD packs what run needs, nothing else: ${packed:-nothing}"
+[ "$rc" = 0 ] || { tail -n 20 "$work/pkg.log"; finish; }
+# run builds zsplice.ko for the booted kernel; the guest has no compiler,
+# so it is built here the way run builds it, and run keeps it
+make -C "$kdir" M="$bench" modules >"$work/build.log" 2>&1
 rc=$?
 tail -n 3 "$work/build.log"
 [ "$rc" = 0 ] && [ "$(modinfo -F vermagic "$bench/zsplice.ko" | cut -d' ' -f1)" = "$kver" ]
-check $? "run's build_module: make -C $kdir M=... builds zsplice.ko for $kver"
+check $? "make -C $kdir M=... builds zsplice.ko for $kver from the package"
 rm -f "$bench"/*.o "$bench"/.*.cmd
 
 # LKP_SRC in the guest: the shell libraries run sources and the program
@@ -141,9 +155,15 @@ cp -a "$lkp/programs/zsbench" "$work/guest-src/programs/"
 	echo 'exec "$LKP_SRC/programs/zsbench/run"'
 } >"$work/lkp-env.sh"
 files=(--file "$work/guest-src:/lkp/lkp/src" --file "$bench:/lkp/benchmarks/zsbench"
-	--file "$work/lkp-env.sh:/zs/lkp-env.sh" --file "$top/userspace/zsbench:/zs/bin/zsbench")
+	--file "$work/lkp-env.sh:/zs/lkp-env.sh" --file "$bench/zsbench:/zs/bin/zsbench")
+# lkp-tests' stress-ng build as its package installs it (the binary in
+# /usr/bin, the stressor list in $BENCHMARK_ROOT/stress-ng/tests): the
+# cached V0.17.00 when there is one, else the guest has Debian's
 sng=${ZS_CACHE:-/var/cache/zsplice}/stress-ng/V0.17.00/stress-ng
-[ -x "$sng" ] && files+=(--file "$sng:$sng")
+if [ -x "$sng" ]; then
+	mkdir -p "$work/stress-ng" && echo stress-splice.c >"$work/stress-ng/tests"
+	files+=(--file "$sng:/usr/bin/stress-ng" --file "$work/stress-ng:/lkp/benchmarks/stress-ng")
+fi
 cmd="mkdir -p /tmp/lkp/result && env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin bash /zs/lkp-env.sh"
 cmd="$cmd >/tmp/lkp/result/zsbench 2>&1; echo \"run: exit \$?\""
 echo "check-lkp: guest $kver: $params run (testtime $testtime)"
