@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# CI checks of the mem.c series in mainline/<kernel>/<design>/*.patch (TAP):
-# for every series, on the kernel source it targets,
-#   - the series applies (git apply, patch after patch; a cover letter
-#     from git format-patch --cover-letter is skipped),
-#   - every patch is checkpatch.pl --strict clean (that tree's checkpatch;
-#     UNKNOWN_COMMIT_ID ignored: the Debian trees have no git history),
-#   - the patched fs/splice.o, drivers/char/mem.o and the objects of every
-#     .c file the series touches compile, in a prepared
-#     tree cached by selftests/kbuild/build.sh --prepare (patched, compiled
-#     and reverted under a lock; objects come from ccache when unchanged).
+# CI checks of the series in mainline/<kernel>/<series>/ (TAP): for every
+# series directory (one with a cover file), on the kernel source it targets,
+#   - the series applies, after the series its cover Depends on (git apply,
+#     patch after patch),
+#   - mainline/submit.sh --dry-run turns it into mails: signed off, a cover
+#     letter, checkpatch.pl --strict clean (UNKNOWN_COMMIT_ID and
+#     FILE_PATH_CHANGES ignored: the Debian trees have no git history),
+#     commit messages of at most 50 lines,
+#   - the patched objects compile: fs/splice.o, drivers/char/mem.o, those
+#     of every .c file the series touches and of every caller of
+#     largest_zero_folio(), in a prepared tree cached by the kernel builder
+#     (--prepare; patched, compiled and reverted under a lock),
+#   - every kselftest program the series adds compiles (-Wall -Wextra).
 # A kernel source that is absent is a SKIP with the reason.  The boot and the
 # measurements are `make mem-check` (mainline/mem-check.sh).
 #
@@ -22,7 +25,7 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=mainline/sources.sh
 . "$here/sources.sh"
 kbuild=$top/selftests/kbuild/build.sh
-fragment=$top/selftests/kbuild/base.config
+fragments=("$top/selftests/kbuild/base.config" "$top/selftests/kbuild/thp.config")
 
 n=0
 failed=0
@@ -35,7 +38,7 @@ if [ $# -gt 0 ]; then
 else
 	kernels=()
 	for d in "$here"/*/; do
-		[ -d "$d" ] && ls "$d"/*/*.patch >/dev/null 2>&1 && kernels+=("$(basename "$d")")
+		[ -d "$d" ] && ls "$d"/*/cover >/dev/null 2>&1 && kernels+=("$(basename "$d")")
 	done
 fi
 echo "TAP version 13"
@@ -43,7 +46,7 @@ echo "TAP version 13"
 for ver in "${kernels[@]}"; do
 	designs=()
 	for d in "$here/$ver"/*/; do
-		[ -d "$d" ] && designs+=("$(basename "$d")")
+		[ -f "$d/cover" ] && designs+=("$(basename "$d")")
 	done
 	if ! src=$(zs_source "$ver" 2>/tmp/zs-src.$$); then
 		reason=$(cat /tmp/zs-src.$$)
@@ -55,7 +58,7 @@ for ver in "${kernels[@]}"; do
 	fi
 	rm -f /tmp/zs-src.$$
 	echo "# $ver: $src"
-	if ! kdir=$("$kbuild" --prepare "$src" "$fragment" 2>/tmp/zs-kb.$$ | tail -n 1) ||
+	if ! kdir=$("$kbuild" --prepare "$src" "${fragments[@]}" 2>/tmp/zs-kb.$$ | tail -n 1) ||
 	   [ ! -x "$kdir/make.sh" ]; then
 		tail -n 20 /tmp/zs-kb.$$ | sed 's/^/# /'
 		notok "mainline/$ver: prepared tree (selftests/kbuild/build.sh --prepare)"
@@ -65,19 +68,17 @@ for ver in "${kernels[@]}"; do
 	rm -f /tmp/zs-kb.$$
 	K=$kdir/linux
 	for d in "${designs[@]}"; do
-		series=()
-		for p in "$here/$ver/$d"/*.patch; do
-			# git format-patch --cover-letter: no diff to apply
-			case $p in *-cover-letter.patch) continue ;; esac
-			series+=("$p")
-		done
-		name="mainline/$ver/$d (${#series[@]} patches)"
-		# The .c files the series touches, as objects, and fs/splice.o and
-		# drivers/char/mem.o.
+		mapfile -t series < <(zs_series_patches "$here/$ver/$d")
+		name="mainline/$ver/$d (${#series[@]} patches with its dependencies)"
+		# The objects of the .c files the series touches, fs/splice.o,
+		# drivers/char/mem.o and the callers of largest_zero_folio().
 		objs=$({ echo fs/splice.o; echo drivers/char/mem.o
-			 sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "${series[@]}"; } |
+			 sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "${series[@]}" | grep -v '^tools/'
+			 (cd "$K" && grep -rl --include='*.c' 'largest_zero_folio()' \
+				block fs mm drivers/char | sed 's|\.c$|.o|'); } |
 			sort -u | tr '\n' ' ')
 		objs=${objs% }
+		tests=$(sed -n 's|^+++ b/\(tools/testing/selftests/.*\.c\)$|\1|p' "${series[@]}" | sort -u)
 		# Apply the patches one after the other (git apply --check of
 		# several patches checks each against the unpatched tree, so a
 		# patch that builds on an earlier one would fail), compile, and
@@ -99,6 +100,10 @@ for ver in "${kernels[@]}"; do
 			done
 			# shellcheck disable=SC2086
 			"$kdir/make.sh" -s $objs || exit 11
+			for t in $tests; do
+				gcc -Wall -Wextra -Werror -O2 -o /dev/null \
+					-I"$(dirname "$t")/.." "$t" || exit 12
+			done
 		) 9>"$kdir/tree.lock" >"$kdir/check-$d.log" 2>&1
 		rc=$?
 		if [ "$rc" = 10 ]; then
@@ -107,24 +112,14 @@ for ver in "${kernels[@]}"; do
 			continue
 		fi
 		ok "$name applies to $(basename "$src")"
-		cp_bad=0
-		for p in "${series[@]}"; do
-			# Debian's source trees carry no git history, so checkpatch
-			# cannot resolve the ids of commits the messages cite.
-			out=$(cd "$K" && perl scripts/checkpatch.pl --strict --quiet \
-				--ignore UNKNOWN_COMMIT_ID "$p" 2>&1)
-			if [ -n "$out" ]; then
-				printf '%s\n' "$out" | sed 's/^/# /'
-				cp_bad=1
-			fi
-		done
-		if [ "$cp_bad" = 0 ]; then
-			ok "$name: checkpatch --strict clean"
+		if out=$(bash "$here/submit.sh" --dry-run --tree "$K" "$here/$ver/$d" 2>&1); then
+			ok "$name: mails signed off, checkpatch --strict clean, messages <= 50 lines"
 		else
-			notok "$name: checkpatch --strict"
+			printf '%s\n' "$out" | sed 's/^/# /' | tail -n 40
+			notok "$name: mainline/submit.sh --dry-run"
 		fi
 		if [ "$rc" = 0 ]; then
-			ok "$name: patched $objs compile"
+			ok "$name: patched $objs${tests:+ and $tests} compile"
 		else
 			sed 's/^/# /' "$kdir/check-$d.log" | tail -n 30
 			notok "$name: patched $objs compile"

@@ -67,3 +67,46 @@ zs_newest_7x() {
 	apt-cache -c "$ZS_APT_TRIXIE" pkgnames linux-source-7. 2>/dev/null |
 		sed -n 's/^linux-source-\(7\.[0-9]*\)$/\1/p' | sort -V | tail -n 1
 }
+
+# A series directory holds its patches (*.patch, applied in name order) and
+# a "cover": a header of "Key: value" lines, a blank line, the cover
+# letter's text.  Keys: Subject, Prefix (PATCH, PATCH v3, RFC PATCH), Base,
+# Depends (series directories beside this one that must be applied first),
+# Cc (one address a line, on top of what get_maintainer.pl finds).
+
+# zs_cover_field DIR KEY: the values of KEY in DIR/cover, one a line.
+zs_cover_field() {
+	[ -r "$1/cover" ] || return 0
+	sed -n "/^\$/q; s/^$2: *//p" "$1/cover"
+}
+
+# zs_series_dirs DIR: DIR's dependencies (recursively) and DIR, in the
+# order they apply, one directory a line.
+zs_series_dirs() {
+	local dir dep
+	dir=$(cd "$1" && pwd) || return 1
+	for dep in $(zs_cover_field "$dir" Depends); do
+		[ -d "$dir/../$dep" ] || { echo "$dir: Depends: $dep: no such series" >&2; return 1; }
+		zs_series_dirs "$dir/../$dep" || return 1
+	done
+	echo "$dir"
+}
+
+# zs_series_patches DIR: every patch to apply for DIR, its dependencies'
+# first, one path a line.
+zs_series_patches() {
+	local d dirs
+	dirs=$(zs_series_dirs "$1") || return 1
+	for d in $dirs; do
+		find "$(cd "$d" && pwd -P)" -maxdepth 1 -name '*.patch' | LC_ALL=C sort
+	done | awk '!seen[$0]++'
+}
+
+# zs_pristine_tree TARBALL: the unpacked copy of TARBALL that the kernel
+# builder keeps (its cache's src-<hash>/linux), or status 1.
+zs_pristine_tree() {
+	local d
+	d=${ZS_KBUILD_CACHE:-/var/cache/zsplice/kbuild}/src-$(sha256sum <"$1" | cut -c1-16)
+	[ -e "$d/done" ] && [ -d "$d/linux" ] || return 1
+	echo "$d/linux"
+}
