@@ -87,6 +87,7 @@ for ver in "${kernels[@]}"; do
 			flock 9
 			cd "$K" || exit 1
 			applied=()
+			# shellcheck disable=SC2317 # the EXIT trap calls it
 			revert() {
 				local i
 				for ((i = ${#applied[@]} - 1; i >= 0; i--)); do

@@ -55,8 +55,9 @@ if [ "$dry" = 1 ]; then
 else
 	who_name=${GIT_AUTHOR_NAME:-$(git config user.name || true)}
 	who_mail=${GIT_AUTHOR_EMAIL:-$(git config user.email || true)}
-	[ -n "$who_name" ] && [ -n "$who_mail" ] ||
+	if [ -z "$who_name" ] || [ -z "$who_mail" ]; then
 		die "no identity: set git config user.name and user.email (yours: you sign the series)"
+	fi
 	case ${who_mail##*@} in
 	example|example.*|*.example|invalid|*.invalid|localhost|*.localhost|test|*.test)
 		die "$who_mail: a reserved domain, not a person's address" ;;
@@ -78,8 +79,9 @@ if [ -z "$tree" ]; then
 		tree=$(find "$work/src" -mindepth 1 -maxdepth 1 -type d)
 	fi
 fi
-[ -f "$tree/MAINTAINERS" ] && [ -f "$tree/scripts/checkpatch.pl" ] ||
+if [ ! -f "$tree/MAINTAINERS" ] || [ ! -f "$tree/scripts/checkpatch.pl" ]; then
 	die "$tree: not a kernel source tree"
+fi
 
 mapfile -t all < <(zs_series_patches "$series")
 mine=()
@@ -129,10 +131,13 @@ fi
 rm -rf "$out"
 mkdir -p "$out"
 prefix=$(zs_cover_field "$series" Prefix)
-to=$(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
-	--no-rolestats --no-l --separator , "${mine[@]}" 2>/dev/null || true)
-cc=$(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
-	--no-rolestats --no-m --no-r --separator , "${mine[@]}" 2>/dev/null || true)
+# maintainers REVIEWERS... ARGS: get_maintainer.pl of the tree on the patches.
+maintainers() {
+	(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-rolestats --separator , "$@" "${mine[@]}" 2>/dev/null) || true
+}
+to=$(maintainers --no-l)
+cc=$(maintainers --no-m --no-r)
 args=(--subject-prefix="${prefix:-PATCH}" --cover-letter --no-signature -o "$out")
 [ -z "$to" ] || args+=("--to=$to")
 [ -z "$cc" ] || args+=("--cc=$cc")
