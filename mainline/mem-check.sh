@@ -9,7 +9,10 @@
 # target mode (fill counts included), the fix series' selftest
 # splice_int_max (FIONREAD, splice, tee and io_uring beyond INT_MAX),
 # zsbench on /dev/zero and LKP's stress-ng command on /dev/zero and on the
-# module's `none`.  A second boot under QEMU -icount counts /dev/zero's
+# module's `none`, and mainline/contention.sh (1 and 2 threads, the
+# reference against the module's copy, to TCP and O_DIRECT; TCG shows no
+# cache-line transfer: a function test of what submitters run on hardware).
+# A second boot under QEMU -icount counts /dev/zero's
 # instructions per splice; zsbench compares each kernel with stock.
 #
 # Parameters (make variables or environment):
@@ -124,7 +127,9 @@ gcc -O2 -Wall -Wextra -static -o "$int_max" \
 	"$tmp/tools/testing/selftests/splice/splice_int_max.c" || exit 2
 rm -rf "$tmp"
 
-files=(--file "$here/mem-guest.sh:/zs/mem-guest.sh" --file "$int_max:/zs/bin/")
+gcc -O2 -Wall -Wextra -pthread -static -o "$out/contention" "$here/contention.c" || exit 2
+files=(--file "$here/mem-guest.sh:/zs/mem-guest.sh" --file "$int_max:/zs/bin/"
+       --file "$out/contention:/zs/bin/" --file "$here/contention.sh:/zs/bin/")
 for t in "$top"/selftests/zsplice_*_test; do
 	[ -x "$t" ] && files+=(--file "$t:/zs/bin/")
 done
@@ -229,6 +234,7 @@ fi
 		grep -E '# (zs_fill|fill)[^:]*:.*splices of 1 byte' "$log" | sed 's/^#/ /' | head -n 6
 		awk '/^# ZSVM-BEGIN / { t = $3 } /^# Totals:/ { print "  " t ": " $0 }' "$log"
 		grep -E '^(lkp|devzero|none): .*asleep|stress-ng: (info|metrc).*splice' "$log"
+		grep -E '^(devzero|copy|zeropage) /dev/.* MBps ' "$log" | sed 's/^/  /'
 	done
 } | tee "$out/summary.txt"
 

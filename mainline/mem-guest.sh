@@ -12,6 +12,9 @@
 #   zsbench         --impl devzero, JSON to /tmp/zsbench.json
 #   lkp             LKP's stress-ng command (zsbench --lkp-splice) with
 #                   MEM_LKP_STRESSNG on devzero and none
+#   contention      mainline/contention.sh: 1 and 2 threads splicing
+#                   /dev/zero, the module's copy and zeropage into loopback
+#                   TCP and O_DIRECT writes to a loop device
 # MEM_QUICK=1 stops after the kselftests and splice_int_max.
 # Sections are "# ZSVM-BEGIN name" ... "# ZSVM-END name rc=N".
 
@@ -40,9 +43,20 @@ if [ -x /zs/bin/zsbench ]; then
 		${ZSBENCH_ARGS:---workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K,sendfile-tcp-64K --threads 1,2 --runs 5}
 fi
 
-if [ -n "${MEM_LKP_STRESSNG:-}" ] && [ -f /zs/zsplice.ko ] && insmod /zs/zsplice.ko; then
+[ -f /zs/zsplice.ko ] && insmod /zs/zsplice.ko
+if [ -n "${MEM_LKP_STRESSNG:-}" ] && [ -c /dev/zsplice ]; then
 	section lkp /zs/bin/zsbench --no-load --tools-only --lkp-splice \
 		--impl devzero,none --lkp-stress-ng "$MEM_LKP_STRESSNG" \
 		--lkp-time "${MEM_LKP_TIME:-60}"
+fi
+
+if [ -x /zs/bin/contention ]; then
+	dd if=/dev/zero of=/tmp/odirect.img bs=1M count=160 2>/dev/null
+	if losetup /dev/loop0 /tmp/odirect.img; then
+		section contention bash /zs/bin/contention.sh -t 5 -c "1 2" \
+			-d /dev/loop0 -o /tmp/contention
+		losetup -d /dev/loop0
+	fi
+	rm -f /tmp/odirect.img
 fi
 exit 0
