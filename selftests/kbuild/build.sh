@@ -173,7 +173,7 @@ MAKESH
 			echo "# The line's tree: under its lock, in this key's state."
 			echo "[ -n \"\${ZS_KBUILD_LOCKED:-}\" ] ||"
 			echo "	ZS_KBUILD_LOCKED=1 exec flock $(printf '%q' "$line.lock") \"\$0\" \"\$@\""
-			echo "bash $(printf '%q' "$self") --checkout $(printf '%q ' "${argv[@]}")>/dev/null || exit"
+			echo "bash $(printf '%q' "$line/build.sh") --checkout $(printf '%q ' "${argv[@]}")>/dev/null || exit"
 			echo "$mk -s prepare || exit"
 		fi
 		echo "exec $mk \"\$@\""
@@ -345,6 +345,8 @@ else
 		date -u +%FT%TZ >"$line/done"
 	fi
 	checkout "$K" "$pristine"
+	# make.sh's --checkout: this script, kept with the tree it serves.
+	cp "$self" "$line/build.sh.tmp" && mv "$line/build.sh.tmp" "$line/build.sh"
 	"${mk[@]}" -j"$jobs" bzImage modules >>"$log" 2>&1 ||
 		{ tail -n 40 "$log" >&2; die "build failed (see $log)"; }
 	cp "$K/arch/x86/boot/bzImage" "$work/bzImage"
