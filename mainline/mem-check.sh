@@ -23,8 +23,9 @@
 #                 config fragment of the kernel builder by name
 #                 (huge-zero-folio) or a path; all on base.config + thp.config
 #   MEM_PHASES    what to run (default "guest icount"): guest = the boot
-#                 above; quick = the same boot with the kselftests and
-#                 splice_int_max only (the edit loop); icount = the -icount
+#                 above; quick = a boot with the fill kselftest and
+#                 splice_int_max only (MEM_QUICK_TESTS: the edit loop);
+#                 icount = the -icount
 #                 boot and the comparison against stock
 #   MEM_CHECK_OUT results (default .mem-check/<version>/): guest-<name>/,
 #                 icount-<name>/, zsbench-<name>.json, summary.txt
@@ -199,6 +200,7 @@ for phase in guest quick; do
 		fi
 		env="MEM_IMPL=$(impl_of "$k") MEM_QUICK=$([ "$phase" = quick ] && echo 1 || echo 0)"
 		[ -z "${MEM_ZSBENCH_ARGS:-}" ] || env="$env ZSBENCH_ARGS='$MEM_ZSBENCH_ARGS'"
+		[ -z "${MEM_QUICK_TESTS:-}" ] || env="$env MEM_QUICK_TESTS='$MEM_QUICK_TESTS'"
 		[ "$lkp" = none ] || env="$env MEM_LKP_STRESSNG=$lkp MEM_LKP_TIME=${MEM_LKP_TIME:-60}"
 		say "$phase: kernel $k ($(cat "${kdir[$k]}/release")), /dev/zero as $(impl_of "$k")"
 		start=$(date +%s)

@@ -15,7 +15,8 @@
 #   contention      mainline/contention.sh: 1 and 2 threads splicing
 #                   /dev/zero, the module's copy and zeropage into loopback
 #                   TCP and O_DIRECT writes to a loop device
-# MEM_QUICK=1 stops after the kselftests and splice_int_max.
+# MEM_QUICK=1 runs only MEM_QUICK_TESTS (default zsplice_fill_test and
+# splice_int_max): the edit loop.
 # Sections are "# ZSVM-BEGIN name" ... "# ZSVM-END name rc=N".
 
 tmo=${MEM_TMO:-900}
@@ -32,10 +33,15 @@ section() {
 }
 
 echo "# kernel $(uname -r), $(nproc) cpus, impl $ZSPLICE_MAINLINE_IMPL, cmdline: $(cat /proc/cmdline)"
+if [ "${MEM_QUICK:-0}" = 1 ]; then
+	for t in ${MEM_QUICK_TESTS:-zsplice_fill_test splice_int_max}; do
+		section "$t" "/zs/bin/$t"
+	done
+	exit 0
+fi
 for t in /zs/bin/zsplice_*_test /zs/bin/splice_int_max; do
 	[ -x "$t" ] && section "$(basename "$t")" "$t"
 done
-[ "${MEM_QUICK:-0}" = 1 ] && exit 0
 
 if [ -x /zs/bin/zsbench ]; then
 	# shellcheck disable=SC2086
