@@ -193,11 +193,11 @@ soak:
 
 # Kernels of our own (selftests/kbuild/build.sh, cached under
 # /var/cache/zsplice/kbuild, never rebuilt when nothing changed):
-#   make mem-check    a mem.c series built into Debian's kernel source,
-#                     booted, and judged by the kselftests, zsbench and LKP's
-#                     stress-ng on the kernel's own /dev/zero; MEM_SERIES=,
-#                     MEM_LINE=6.12|7, MEM_FRAGMENT= (default: mainline's v2
-#                     on the newest 7.x; Documentation/porting-to-mem.rst)
+#   make mem-check    the mainline/ series built into Debian's newest 7.x
+#                     kernel source, booted, and judged by the kselftests,
+#                     the fix series' selftest, zsbench and LKP's stress-ng
+#                     on the kernel's own /dev/zero; MEM_KERNELS=,
+#                     MEM_PHASES= (Documentation/porting-to-mem.rst)
 #   make check-debug  the guest suite and short soak on a KASAN/lockdep/
 #                     kmemleak/DEBUG_VM kernel, plus a fault-injection sweep
 #                     of the module load (Documentation/rig.rst)
