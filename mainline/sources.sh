@@ -81,13 +81,19 @@ zs_cover_field() {
 }
 
 # zs_series_dirs DIR: DIR's dependencies (recursively) and DIR, in the
-# order they apply, one directory a line.
+# order they apply, each once, one directory a line.
 zs_series_dirs() {
+	local dirs
+	dirs=$(zs_series_walk "$1") || return 1
+	printf '%s\n' "$dirs" | awk '!seen[$0]++'
+}
+
+zs_series_walk() {
 	local dir dep
-	dir=$(cd "$1" && pwd) || return 1
+	dir=$(cd "$1" && pwd -P) || return 1
 	for dep in $(zs_cover_field "$dir" Depends); do
 		[ -d "$dir/../$dep" ] || { echo "$dir: Depends: $dep: no such series" >&2; return 1; }
-		zs_series_dirs "$dir/../$dep" || return 1
+		zs_series_walk "$dir/../$dep" || return 1
 	done
 	echo "$dir"
 }
