@@ -19,22 +19,18 @@ SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 # The kernel to build against: the running one when its build tree exists,
-# otherwise the newest installed Debian 6.12 kernel (the one the test guest
-# boots), otherwise the newest kernel whose headers are installed (a
-# container or chroot).  KVER= and KDIR= override.
+# otherwise the newest kernel whose build tree is installed (a container,
+# a chroot, a machine that builds for its guests).  KVER= and KDIR=
+# override; the test rig (tools/rig/) passes both, and ZS_KEXEC (a wrapper
+# that runs the build in its trixie chroot) for a kernel it unpacked.
 ifeq ($(origin KVER),undefined)
 KVER := $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then uname -r; \
-	else . $(TOP)/selftests/vm/kver.sh && zs_installed_kver || \
-	ls -d /lib/modules/*/build 2>/dev/null | cut -d/ -f4 | sort -V | tail -n 1 | \
-	grep . || uname -r; fi)
+	else ls -d /lib/modules/*/build 2>/dev/null | cut -d/ -f4 | sort -V | \
+	tail -n 1 | grep . || uname -r; fi)
 endif
-# An installed kernel's build tree, or the headers selftests/vm/kernels.sh
-# unpacked; a trixie kernel (gcc-14, trixie-built kbuild tools) builds in
-# the cached trixie chroot (ZS_KEXEC).
-KDIR ?= $(shell . $(TOP)/selftests/vm/kver.sh && zs_kdir $(KVER))
-ZS_KEXEC := $(shell . $(TOP)/selftests/vm/kver.sh && \
-	[ "$$(cat $$ZS_KCACHE/$(KVER)/.zs-suite 2>/dev/null)" = trixie ] && \
-	echo bash $(TOP)/selftests/vm/kernels.sh exec $(KVER))
+KDIR ?= /lib/modules/$(KVER)/build
+ZS_KEXEC ?=
+
 # One version everywhere: VERSION is MODULE_VERSION, dkms.conf's
 # PACKAGE_VERSION, the Debian packages' upstream version and zsplice.pc's.
 ZSPLICE_VERSION := $(shell cat $(TOP)/VERSION)
@@ -74,12 +70,12 @@ selftests:
 	$(MAKE) -C $(TOP)/selftests
 
 deps:
-	bash $(TOP)/selftests/vm/deps.sh
+	bash $(TOP)/tools/rig/deps.sh
 
 # The comparison benchmark: on the host when it can load the module,
 # otherwise in the QEMU guest; results in results/.
 bench:
-	bash $(TOP)/selftests/vm/deps.sh --check >/dev/null 2>&1 || bash $(TOP)/selftests/vm/deps.sh
+	bash $(TOP)/tools/rig/deps.sh --check >/dev/null 2>&1 || bash $(TOP)/tools/rig/deps.sh
 	bash $(TOP)/userspace/bench.sh
 
 # results/README.md from the JSON of the last make bench / make bench
@@ -92,13 +88,13 @@ clean:
 	$(ZS_KEXEC) $(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
 	$(MAKE) -C $(TOP)/userspace clean
 	-$(MAKE) -C $(TOP)/selftests clean
-	$(MAKE) -C $(TOP)/selftests/soak clean
+	$(MAKE) -C $(TOP)/tools/soak clean
 
 # Kernel style gates: checkpatch --strict, sparse (C=2) and W=1; part of
 # `make check` too.
 .PHONY: lint
 lint:
-	bash $(TOP)/selftests/host/lint.sh $(KVER) $(TOP)/.lint
+	bash $(TOP)/tools/lint/lint.sh $(KVER) $(TOP)/.lint
 
 # ---------------------------------------------------------------------------
 # Installation.  The module goes to /lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
@@ -179,7 +175,7 @@ uninstall:
 		echo "keeping $(MODPROBE_CONF): it was edited"; \
 	fi
 
-# Test rig (selftests/vm/): `make check` is the project's test command; it
+# Test rig (tools/rig/): `make check` is the project's test command; it
 # boots the guest kernel (KVER= selects one) in QEMU.  `make vm-shell` boots
 # the same guest with a shell on the console and the module in /zs.
 VM_KVER_ARG = $(if $(filter command line environment environment override,$(origin KVER)),KVER=$(KVER))
@@ -189,9 +185,9 @@ VM_KVER_ARG = $(if $(filter command line environment environment override,$(orig
 SOAK_MINUTES ?= 3
 .PHONY: soak
 soak:
-	SOAK_MINUTES=$(SOAK_MINUTES) bash $(TOP)/selftests/soak/soak.sh
+	SOAK_MINUTES=$(SOAK_MINUTES) bash $(TOP)/tools/soak/soak.sh
 
-# Kernels of our own (selftests/kbuild/build.sh, cached under
+# Kernels of our own (tools/kbuild/build.sh, cached under
 # /var/cache/zsplice/kbuild, never rebuilt when nothing changed):
 #   make mem-check    the mainline/ series built into Debian's newest 7.x
 #                     kernel source, booted, and judged by the kselftests,
@@ -207,16 +203,16 @@ mem-check:
 	bash $(TOP)/mainline/mem-check.sh
 
 check-debug:
-	bash $(TOP)/selftests/kbuild/check-debug.sh
+	bash $(TOP)/tools/kbuild/check-debug.sh
 
 check-kcsan:
-	bash $(TOP)/selftests/kbuild/check-debug.sh --kcsan
+	bash $(TOP)/tools/kbuild/check-debug.sh --kcsan
 
-# Mutation check of the guest tests (selftests/host/mutants.sh): planted
+# Mutation check of the guest tests (tools/rig/mutants.sh): planted
 # bugs, one guest per mutant; ends "mutants: N caught of M".
 .PHONY: mutants
 mutants:
-	$(VM_KVER_ARG) bash $(TOP)/selftests/host/mutants.sh
+	$(VM_KVER_ARG) bash $(TOP)/tools/rig/mutants.sh
 
 # lkp-tests' harness (Documentation/benchmarking.rst): the program in
 # lkp-tests/ run through lkp-tests' own split-job, job2sh, dump-stat and
@@ -227,17 +223,18 @@ check-lkp:
 
 .PHONY: check vm-shell check-matrix
 check:
-	$(VM_KVER_ARG) bash $(TOP)/selftests/vm/check.sh
+	$(VM_KVER_ARG) bash $(TOP)/tools/rig/check.sh
 
 # `make check` on the newest Debian 6.1, 6.12 and 7.x kernels (fetched
-# and cached by selftests/vm/kernels.sh): a count per kernel, then the
+# and cached by tools/rig/kernels.sh): a count per kernel, then the
 # total "N passed, N failed".
 check-matrix:
-	bash $(TOP)/selftests/vm/check-matrix.sh
+	bash $(TOP)/tools/rig/check-matrix.sh
 
 vm-shell:
-	$(MAKE) -C $(TOP) module $(VM_KVER_ARG) >/dev/null || true
-	$(VM_KVER_ARG) bash $(TOP)/selftests/vm/run.sh --interactive \
+	$(VM_KVER_ARG) bash -c '. $(TOP)/tools/rig/kver.sh && \
+		zs_make "$${KVER:-$$(zs_installed_kver)}" module' >/dev/null || true
+	$(VM_KVER_ARG) bash $(TOP)/tools/rig/run.sh --interactive \
 		$$(for f in $(TOP)/zsplice.ko; do [ -f $$f ] && echo --file $$f; done) \
 		$$(for f in $(TOP)/selftests/zsplice_*_test $(TOP)/userspace/zsbench; do \
 			[ -x $$f ] && echo --file $$f:/zs/bin/; done)

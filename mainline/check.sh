@@ -24,8 +24,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=mainline/sources.sh
 . "$here/sources.sh"
-kbuild=$top/selftests/kbuild/build.sh
-fragments=("$top/selftests/kbuild/base.config" "$top/selftests/kbuild/thp.config")
+kbuild=$top/tools/kbuild/build.sh
+fragments=("$top/tools/kbuild/base.config" "$top/tools/kbuild/thp.config")
 
 n=0
 failed=0
@@ -61,7 +61,7 @@ for ver in "${kernels[@]}"; do
 	if ! kdir=$("$kbuild" --prepare "$src" "${fragments[@]}" 2>/tmp/zs-kb.$$ | tail -n 1) ||
 	   [ ! -x "$kdir/make.sh" ]; then
 		tail -n 20 /tmp/zs-kb.$$ | sed 's/^/# /'
-		notok "mainline/$ver: prepared tree (selftests/kbuild/build.sh --prepare)"
+		notok "mainline/$ver: prepared tree (tools/kbuild/build.sh --prepare)"
 		rm -f /tmp/zs-kb.$$
 		continue
 	fi

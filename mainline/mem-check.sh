@@ -45,8 +45,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=mainline/sources.sh
 . "$here/sources.sh"
-rig=$top/selftests/vm
-kb=$top/selftests/kbuild
+rig=$top/tools/rig
+kb=$top/tools/kbuild
 say() { echo "mem-check: $*"; }
 abspath() { case $1 in /*) echo "$1" ;; *) echo "$top/$1" ;; esac; }
 fail=0

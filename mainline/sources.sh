@@ -3,7 +3,7 @@
 #
 # Where the kernel sources the mem.c series targets come from.  Sourced by
 # mainline/check.sh and mainline/mem-check.sh.
-#   6.12  Debian bookworm's linux-source-6.12 (selftests/vm/deps.sh installs it)
+#   6.12  Debian bookworm's linux-source-6.12 (tools/rig/deps.sh installs it)
 #   7.x   the newest linux-source-7.* of trixie-backports, downloaded through
 #         the private apt configuration /var/cache/zsplice/apt-trixie (never
 #         the machine's sources) into $ZS_SRC_CACHE.
@@ -18,12 +18,12 @@ zs_source() {
 	case $ver in
 	6.12)
 		t=/usr/src/linux-source-6.12.tar.xz
-		[ -r "$t" ] || { echo "linux-source-6.12 not installed (selftests/vm/deps.sh)" >&2; return 1; }
+		[ -r "$t" ] || { echo "linux-source-6.12 not installed (tools/rig/deps.sh)" >&2; return 1; }
 		;;
 	*)
 		t=$ZS_SRC_CACHE/linux-source-$ver.tar.xz
 		[ -r "$t" ] || zs_fetch_source "$ver" 2>/dev/null || {
-			echo "$t absent and not fetched: no private trixie apt configuration (selftests/vm/kernels.sh fetch 7, part of make check-matrix, sets it up)" >&2
+			echo "$t absent and not fetched: no private trixie apt configuration (tools/rig/kernels.sh fetch 7, part of make check-matrix, sets it up)" >&2
 			return 1
 		}
 		;;
@@ -32,7 +32,7 @@ zs_source() {
 }
 
 # zs_fetch_source VER: extract linux-source-VER's tarball from the package
-# the kernels rig already downloaded (selftests/vm/kernels.sh fetch 7 keeps
+# the kernels rig already downloaded (tools/rig/kernels.sh fetch 7 keeps
 # it in $ZS_KCACHE/debs), else download it from trixie(-backports) with the
 # private apt configuration.
 zs_fetch_source() {

@@ -40,8 +40,8 @@ die() { echo "chroot-bookworm: $*" >&2; exit 1; }
 
 # Default kernel: the guest's (newest installed 6.12 Debian kernel).
 default_kver() {
-	# shellcheck source=../selftests/vm/kver.sh
-	. "$top/selftests/vm/kver.sh"
+	# shellcheck source=../tools/rig/kver.sh
+	. "$top/tools/rig/kver.sh"
 	zs_installed_kver || die "no 6.12.*+deb12-amd64 kernel installed; give KVER"
 }
 
@@ -156,9 +156,9 @@ run() { # KVER CMD
 # The checks: commands run in the chroot, whose lines "ZS-OK text" and
 # "ZS-FAIL text" become KTAP results; the rest is shown as diagnostics.
 check() { # KVER PLAN CMD
-	local kver=$1 plan=$2 cmd=$3 rc
-	# shellcheck source=../selftests/vm/kver.sh
-	. "$top/selftests/vm/kver.sh"
+	local kver=$1 plan=$2 cmd=$3
+	# shellcheck source=../tools/rig/kver.sh
+	. "$top/tools/rig/kver.sh"
 	. "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 	ktap_print_header
 	ktap_set_plan "$plan"

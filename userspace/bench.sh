@@ -74,11 +74,11 @@ host)
 	finish
 	;;
 vm)
-	# shellcheck source=selftests/vm/kver.sh
-	. "$top/selftests/vm/kver.sh"
+	# shellcheck source=tools/rig/kver.sh
+	. "$top/tools/rig/kver.sh"
 	kver=${KVER:-$(zs_installed_kver)}
 	echo "bench: this kernel cannot load zsplice here; running in a QEMU guest ($kver)" >&2
-	make -C "$top" KVER="$kver" module userspace >&2
+	zs_make "$kver" module userspace >&2
 	out=$res/vm
 	[ "$icount" = 0 ] || out=$res/vm-icount
 	rm -rf "$out"
@@ -92,7 +92,7 @@ vm)
 	# otherwise pays for retpolines and page-table switches, which hides
 	# the differences between implementations (Documentation/benchmarking.rst).
 	# shellcheck disable=SC2086
-	bash "$top/selftests/vm/run.sh" --out "$out" --timeout 1500 "${vmopts[@]}" \
+	bash "$top/tools/rig/run.sh" --out "$out" --timeout 1500 "${vmopts[@]}" \
 		--append "mitigations=off" \
 		--file "$top/zsplice.ko" \
 		--file "$top/userspace/zsbench:/zs/bin/zsbench" \

@@ -31,10 +31,8 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=selftests/vm/kver.sh
-. "$top/selftests/vm/kver.sh"
-# shellcheck source=selftests/vm/vmlock.sh
-. "$top/selftests/vm/vmlock.sh"
+# shellcheck source=tools/rig/kver.sh
+. "$top/tools/rig/kver.sh"
 
 testtime=${LKP_TESTTIME:-10s}
 job=${LKP_JOB:-zsbench-folio-100%-1K}
@@ -167,7 +165,7 @@ fi
 cmd="mkdir -p /tmp/lkp/result && env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin bash /zs/lkp-env.sh"
 cmd="$cmd >/tmp/lkp/result/zsbench 2>&1; echo \"run: exit \$?\""
 echo "check-lkp: guest $kver: $params run (testtime $testtime)"
-zs_vm_locked bash "$top/selftests/vm/run.sh" --kver "$kver" --out "$work/vm" --quiet \
+bash "$top/tools/rig/run.sh" --kver "$kver" --out "$work/vm" --quiet \
 	--timeout 900 --append "mitigations=off" "${files[@]}" \
 	--collect /tmp/lkp/result/zsbench -- "$cmd"
 rc=$?

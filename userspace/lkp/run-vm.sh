@@ -16,9 +16,9 @@
 #
 # The stress-ng binaries come from /var/cache/zsplice/stress-ng/<tag>/
 # (static builds of those tags, Documentation/benchmarking.rst); a missing one is reported and its
-# part skipped.  Results: results/lkp/{lkp.txt,*.json}.  The guest run holds
-# the rig's guest lock (selftests/vm/vmlock.sh) so that only one guest runs
-# at a time.
+# part skipped.  Results: results/lkp/{lkp.txt,*.json}.  The guest run
+# waits for the rig's guest lock (run.sh takes it) so that only one guest
+# runs at a time.
 #
 # Environment: LKP_TIME, NEW_TIME, NEW_TAG (default V0.22.00), KVER,
 # IMPLS (default none,copy,zeropage,folio,devzero), PARTS (default
@@ -34,14 +34,12 @@ new_tag=${NEW_TAG:-V0.22.00}
 impls=${IMPLS:-none,copy,zeropage,folio,devzero}
 parts=" ${PARTS:-old new} "
 res=$top/results/lkp
-# shellcheck source=selftests/vm/kver.sh
-. "$top/selftests/vm/kver.sh"
-# shellcheck source=selftests/vm/vmlock.sh
-. "$top/selftests/vm/vmlock.sh"
+# shellcheck source=tools/rig/kver.sh
+. "$top/tools/rig/kver.sh"
 kver=${KVER:-$(zs_installed_kver)}
 
 mkdir -p "$res"
-nice -n 19 make -C "$top" KVER="$kver" module userspace >&2
+(renice -n 19 "$BASHPID" >/dev/null; zs_make "$kver" module userspace) >&2
 
 files=(--file "$top/zsplice.ko" --file "$top/userspace/zsbench:/zs/bin/zsbench")
 cmd="insmod /zs/zsplice.ko && echo 'lkp: module loaded with default parameters' &&"
@@ -86,7 +84,7 @@ cmd="$cmd echo 'lkp: after all runs:'; grep -E '^(folio_bytes|zeropage_bytes|fol
 
 out=$res/vm
 rm -rf "$out"
-zs_vm_locked bash "$top/selftests/vm/run.sh" --kver "$kver" --out "$out" --timeout 3600 \
+bash "$top/tools/rig/run.sh" --kver "$kver" --out "$out" --timeout 3600 \
 	--append "mitigations=off" "${files[@]}" \
 	--collect /tmp/lkp-v0.17.00-1k.json --collect /tmp/lkp-new-1k.json \
 	--collect /tmp/lkp-new-64k.json --collect /tmp/lkp-verify-1.json \

@@ -43,7 +43,7 @@ enum zsplice_impl {
  * The ioctl type byte: 0xBC, unassigned in
  * Documentation/userspace-api/ioctl/ioctl-number.rst (0xB7, used before,
  * belongs to nsfs and remoteproc: ZSPLICE_CLEAR_IMPL was NS_GET_NSTYPE).
- * selftests/host/ioctl-number.sh checks the table of every kernel source
+ * tools/lint/ioctl-number.sh checks the table of every kernel source
  * tree we build against.
  */
 #define ZSPLICE_IOC_MAGIC	0xBC

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # zsplice soak, host half: build the module and the soak programs, boot the
-# test guest (selftests/vm/run.sh) with them and guest-soak.sh, count the
+# test guest (tools/rig/run.sh) with them and guest-soak.sh, count the
 # TAP results and end with "N passed, N failed".  Exit status non-zero on
 # any failure, a kernel splat, a timeout or a guest that died.
 #
 # Usage: soak.sh [--out DIR] [--no-build]
-#   --out DIR    logs (default selftests/vm/.build/soak): build.log,
+#   --out DIR    logs (default tools/rig/.build/soak): build.log,
 #                console.log, output.log (guest TAP), verdict.tap (host
 #                results), soak.tap (both, what the counter reads),
 #                summary.txt
@@ -17,15 +17,15 @@
 #                 10 or more is the long form, which must reach 10^6 ops)
 #   SOAK_ROUNDS   unload rounds (default 50)
 #   SOAK_SEED     trinity's first seed and soak_fuzz's seed (default 1)
-#   KVER, VM_ACCEL, ZSVM_BUILD as for selftests/vm/run.sh
-#   ZSVM_RUN      the rig's run.sh (default selftests/vm/run.sh)
+#   KVER, VM_ACCEL, ZSVM_BUILD as for tools/rig/run.sh
+#   ZSVM_RUN      the rig's run.sh (default tools/rig/run.sh)
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 minutes=${SOAK_MINUTES:-3}
 rounds=${SOAK_ROUNDS:-50}
-out=$top/selftests/vm/.build/soak
+out=$top/tools/rig/.build/soak
 build=1
 progs="soak_switch soak_unload soak_account soak_badinput soak_runas soak_fuzz"
 while [ $# -gt 0 ]; do
@@ -45,8 +45,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 verdict=$out/verdict.tap
 # The host's own results: KTAP through the kernel's ktap_helpers.sh.
-# shellcheck source=selftests/vm/kver.sh
-. "$top/selftests/vm/kver.sh"
+# shellcheck source=tools/rig/kver.sh
+. "$top/tools/rig/kver.sh"
 . "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 host_result() { # host_result ok|"not ok" TEXT
 	if [ "$1" = ok ]; then ktap_test_pass "$2"; else ktap_test_fail "$2"; fi >>"$verdict"
@@ -61,7 +61,7 @@ host_result() { # host_result ok|"not ok" TEXT
 
 # ------------------------------------------------------------------ build
 if [ "$build" = 1 ]; then
-	if make -s -C "$top" module >"$out/build.log" 2>&1; then
+	if zs_make "${KVER:-$(zs_installed_kver)}" -s module >"$out/build.log" 2>&1; then
 		host_result ok "build zsplice.ko"
 	else
 		tail -n 20 "$out/build.log"
@@ -79,7 +79,8 @@ if [ "$build" = 1 ]; then
 fi
 
 files=(--file "$here/guest-soak.sh:/zs/bin/guest-soak.sh"
-	--file "$top/selftests/vm/splats.sh:/zs/bin/splats.sh")
+	--file "$top/tools/rig/splats.sh:/zs/bin/splats.sh"
+	--file "$top/selftests/zsplice_splats.h:/zs/bin/zsplice_splats.h")
 missing=""
 if [ -f "$top/zsplice.ko" ]; then
 	files+=(--file "$top/zsplice.ko:/zs/zsplice.ko")
@@ -103,7 +104,7 @@ if [ -n "$missing" ]; then
 	rc=-1
 else
 	echo "# soak: ${minutes} min budget, $rounds unload rounds, hard timeout ${timeout} s, logs in $out"
-	"${ZSVM_RUN:-$top/selftests/vm/run.sh}" --out "$out" --timeout "$timeout" "${files[@]}" -- \
+	"${ZSVM_RUN:-$top/tools/rig/run.sh}" --out "$out" --timeout "$timeout" "${files[@]}" -- \
 		"SOAK_MINUTES=$minutes SOAK_ROUNDS=$rounds SOAK_SEED=${SOAK_SEED:-1} ZSPLICE_KO=/zs/zsplice.ko sh /zs/bin/guest-soak.sh"
 	rc=$?
 	case $rc in
@@ -119,7 +120,7 @@ echo "# ZSVM-END soak:host rc=0" >>"$verdict"
 # ----------------------------------------------------------------- count
 cat "$verdict" >"$out/soak.tap"
 [ -f "$out/output.log" ] && grep -v '^ZSVM-' "$out/output.log" >>"$out/soak.tap"
-awk -f "$top/selftests/vm/tapcount.awk" "$out/soak.tap" >"$out/summary.txt" 2>&1
+awk -f "$top/tools/rig/tapcount.awk" "$out/soak.tap" >"$out/summary.txt" 2>&1
 grep '^FAIL' "$out/summary.txt"
 summary=$(tail -n 1 "$out/summary.txt")
 passed=$(echo "$summary" | sed -n 's/^\([0-9][0-9]*\) passed.*/\1/p')

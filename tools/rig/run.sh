@@ -7,7 +7,7 @@
 # Usage: run.sh [options] -- 'guest shell command'
 #   --kver KVER         guest kernel (default $KVER, else newest installed 6.12)
 #   --kimage BZIMAGE    boot this kernel image instead of /boot/vmlinuz-KVER
-#                       (default $KIMAGE), e.g. one from selftests/kbuild/
+#                       (default $KIMAGE), e.g. one from tools/kbuild/
 #   --kmods DIR         its modules, installed with INSTALL_MOD_PATH=DIR
 #                       (default $KMODS); KVER is then DIR/lib/modules/*
 #   --cpus N            vCPUs (default 2)
@@ -30,7 +30,18 @@
 #   --quiet             do not stream the guest output to stdout
 #
 # Environment: VM_ACCEL=tcg|kvm forces the accelerator (default: KVM when a
-# probe boot works, cached in the build dir), ZSVM_BUILD=DIR the build dir.
+# probe boot works, cached in the build dir), ZSVM_BUILD=DIR the build dir,
+# ZSVM_LOCK=PATH the guest lock (default /run/lock/zsplice-vm.lock, or in
+# $TMPDIR without /run/lock), ZSVM_LOCK=none to boot without waiting.
+#
+# One guest at a time: every boot of the rig (make check, the soak, the
+# perf gate, make bench, mem-check, check-debug, check-lkp) goes through
+# this script, which holds the lock from the boot to the guest's end, so
+# that two of them started on one machine do not share its CPUs and
+# measure each other.  The wait does not count against --timeout.  Callers
+# take no lock of their own: a caller holding it would wait here forever.
+# An --interactive guest takes none (a shell left open would stop every
+# other run).
 #
 # Exit status: the guest command's status; 124 hard timeout; 4 no exit
 # status reported; 3 kernel splat (BUG, WARNING, Oops, hung task, ...) even
@@ -38,7 +49,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=selftests/vm/kver.sh
+# shellcheck source=tools/rig/kver.sh
 . "$here/kver.sh"
 
 build=${ZSVM_BUILD:-$here/.build}
@@ -85,7 +96,7 @@ cmd=${*:-}
 [ -n "$cmd" ] || [ "$interactive" = 1 ] || die "no guest command (run.sh [options] -- 'command')"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
 if [ -n "$kimage" ]; then
-	# A kernel of our own (selftests/kbuild/build.sh): modules from --kmods.
+	# A kernel of our own (tools/kbuild/build.sh): modules from --kmods.
 	[ -r "$kimage" ] || die "--kimage $kimage missing"
 	[ -n "$kmods" ] || die "--kimage needs --kmods DIR (its INSTALL_MOD_PATH)"
 	kmods=$(cd "$kmods" && pwd) || die "--kmods $kmods missing"
@@ -94,16 +105,16 @@ if [ -n "$kimage" ]; then
 	kernel=$kimage
 else
 	[ -n "$kver" ] || kver=$(zs_installed_kver) ||
-		die "no 6.12.*+deb12-amd64 kernel with headers installed (run selftests/vm/deps.sh)"
+		die "no 6.12.*+deb12-amd64 kernel with headers installed (run tools/rig/deps.sh)"
 	# An installed kernel, or one unpacked by kernels.sh under $ZS_KCACHE.
 	kmods=$(zs_kroot "$kver") ||
-		die "kernel $kver is neither installed nor unpacked (selftests/vm/kernels.sh fetch SERIES)"
+		die "kernel $kver is neither installed nor unpacked (tools/rig/kernels.sh fetch SERIES)"
 	kernel=$kmods/boot/vmlinuz-$kver
 fi
 moddir=${kmods:+$kmods}/lib/modules/$kver
 [ -r "$kernel" ] || die "$kernel missing"
 [ -d "$moddir" ] || die "$moddir missing"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (run selftests/vm/deps.sh)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (run tools/rig/deps.sh)"
 
 mkdir -p "$build"
 if [ -z "$out" ]; then
@@ -168,6 +179,7 @@ build_base() {
 	for b in $(base_bins); do
 		stage_file "$b" "$stage" "/usr/bin/$(basename "$b")"
 	done
+	# shellcheck disable=SC2046 # one path a word
 	libs_of $(base_bins 2>/dev/null) >"$build/base-libs-$kver"
 	for f in $(cat "$build/base-libs-$kver"); do
 		stage_file "$f" "$stage"
@@ -212,6 +224,7 @@ base_key() {
 	{
 		echo "$kver $kernel"
 		local f
+		# shellcheck disable=SC2046 # one path a word
 		for f in $(base_bins 2>/dev/null) $(libs_of $(base_bins 2>/dev/null)) \
 			 "$moddir"/modules.* "$kernel" "$here/run.sh" "$here/init.sh"; do
 			stat -L -c '%n %s %Y' "$f"
@@ -355,12 +368,14 @@ if [ -z "$accel" ]; then
 	fi
 	accel=$(cat "$verdict")
 fi
+# shellcheck disable=SC2054 # QEMU's option values have commas
 case $accel in
 kvm) accel_args=(-accel kvm -cpu host) ;;
 tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
 *) die "VM_ACCEL must be tcg or kvm" ;;
 esac
 if [ "$icount" = 1 ]; then
+	# shellcheck disable=SC2054
 	accel_args=(-accel tcg,thread=single -cpu max -icount shift=0,sleep=off)
 	icount_label=" -icount"
 fi
@@ -386,7 +401,28 @@ if [ "$interactive" = 1 ]; then
 	exit 0
 fi
 
-# shellcheck source=selftests/vm/splats.sh
+ZS_SPLATS_H=$here/../../selftests/zsplice_splats.h
+# ------------------------------------------------------------- guest lock
+if [ -n "${ZSVM_LOCK_HELD:-}" ]; then
+	die "run.sh inside a run that holds the guest lock $ZSVM_LOCK_HELD: it would wait forever"
+fi
+if [ -z "${ZSVM_LOCK:-}" ]; then
+	if [ -d /run/lock ] && [ -w /run/lock ]; then
+		ZSVM_LOCK=/run/lock/zsplice-vm.lock
+	else
+		ZSVM_LOCK=${TMPDIR:-/tmp}/zsplice-vm.lock
+	fi
+fi
+if [ "$ZSVM_LOCK" != none ]; then
+	exec {lockfd}>>"$ZSVM_LOCK" || die "cannot open the guest lock $ZSVM_LOCK"
+	if ! flock -n "$lockfd"; then
+		echo "zsvm: waiting for the guest lock $ZSVM_LOCK (another guest runs)" >&2
+		flock "$lockfd" || die "cannot take the guest lock $ZSVM_LOCK"
+	fi
+	export ZSVM_LOCK_HELD=$ZSVM_LOCK
+fi
+
+# shellcheck source=tools/rig/splats.sh
 . "$here/splats.sh"
 
 # One boot of the guest; sets timed_out and elapsed.

@@ -3,7 +3,7 @@
 #
 # The kernels zsplice is tested on, and how to build for each.
 #
-# Usage: selftests/vm/kernels.sh COMMAND [ARGS]
+# Usage: tools/rig/kernels.sh COMMAND [ARGS]
 #   resolve SERIES     print the newest release of SERIES (6.1, 6.12 or 7)
 #   fetch SERIES       make that release bootable and buildable, print it:
 #                        6.1   bookworm, installed with the machine's apt
@@ -28,7 +28,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
-# shellcheck source=selftests/vm/kver.sh
+# shellcheck source=tools/rig/kver.sh
 . "$here/kver.sh"
 
 ZS_APT=${ZS_APT:-/var/cache/zsplice/apt-trixie}
@@ -119,7 +119,7 @@ resolve() {
 		;;
 	6.12)
 		zs_installed_kver || zs_apt_newest_kver ||
-			die "no 6.12 kernel (run selftests/vm/deps.sh)"
+			die "no 6.12 kernel (run tools/rig/deps.sh)"
 		;;
 	7|7.x)
 		apt_setup
@@ -172,13 +172,14 @@ trixie_pkgs() {
 # before it lets C=1/C=2 use sparse (without it sparse is silently off):
 # take it from the linux-source tree of the same release.
 fixup() {
-	local root=$1 k=$2 kb
+	local root=$1 k=$2 kb cv
 	kb=$(ls -d "$root"/usr/lib/linux-kbuild-*/scripts 2>/dev/null | head -n 1)
 	[ -n "$kb" ] || return 0
-	if [ ! -e "$kb/checker-valid.sh" ] &&
-	   [ -e "$root"/usr/src/linux-source-*/scripts/checker-valid.sh ]; then
-		install -m 0755 "$root"/usr/src/linux-source-*/scripts/checker-valid.sh "$kb/"
-	fi
+	[ ! -e "$kb/checker-valid.sh" ] || return 0
+	for cv in "$root"/usr/src/linux-source-*/scripts/checker-valid.sh; do
+		[ -e "$cv" ] && install -m 0755 "$cv" "$kb/"
+		break
+	done
 }
 
 fetch_trixie() {
@@ -250,7 +251,7 @@ make_chroot() {
 	exec 8>"$ZS_CHROOT.lock"
 	flock 8
 	[ "$(cat "$ZS_CHROOT/.zs-key" 2>/dev/null)" = "$key" ] && return 0
-	command -v debootstrap >/dev/null || die "debootstrap missing (run selftests/vm/deps.sh)"
+	command -v debootstrap >/dev/null || die "debootstrap missing (run tools/rig/deps.sh)"
 	tmp=$ZS_CHROOT.tmp
 	rm -rf "$tmp"
 	log "debootstrap trixie into $tmp"

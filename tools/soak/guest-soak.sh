@@ -8,7 +8,7 @@
 #   # ZSVM-BEGIN soak:NAME
 #   ...KTAP...
 #   # ZSVM-END soak:NAME rc=N
-# as selftests/vm/tapcount.awk counts them.  Its own results are KTAP
+# as tools/rig/tapcount.awk counts them.  Its own results are KTAP
 # through the kernel's kselftest/ktap_helpers.sh (KSFT_DIR; the rig puts it
 # at the host's linux-source path).
 #
@@ -62,6 +62,7 @@ ktap=${KSFT_DIR:-/usr/src/linux-source-6.12/linux-source-6.12/tools/testing/self
 section_begin() {
 	echo "# ZSVM-BEGIN soak:$1"
 	if [ -n "${2:-}" ]; then
+		# shellcheck source=/dev/null
 		. "$ktap"
 		ktap_print_header
 		ktap_set_plan "$2"
@@ -94,8 +95,10 @@ driver_calls() {
 		awk '$1 ~ /_calls$/ { s += $2 } END { print s + 0 }'
 }
 
-# The project's kernel-splat patterns (selftests/vm/splats.sh, shipped
-# next to this script).
+# The project's kernel-splat patterns (tools/rig/splats.sh reading
+# selftests/zsplice_splats.h, both shipped next to this script).
+# shellcheck disable=SC2034 # read by splats.sh
+ZS_SPLATS_H=$here/zsplice_splats.h
 . "$here/splats.sh"
 splats() {
 	dmesg | grep -cE "$ZS_SPLAT_RE"
@@ -142,7 +145,7 @@ chown 1000:1000 /tmp/fuzz
 for d in zsplice fullsplice; do
 	if [ -c /dev/$d ]; then
 		majmin=$(stat -c '%t %T' /dev/$d)
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2046,SC2086
 		mknod -m 0666 /tmp/victims/$d c $(printf '%d %d' 0x${majmin% *} 0x${majmin#* })
 	fi
 done

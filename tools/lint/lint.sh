@@ -5,14 +5,14 @@
 # from linux-source-6.12) and builds without a sparse (C=2) or W=1
 # warning.  KTAP, through the kernel's ktap_helpers.sh.
 #
-# Usage: selftests/host/lint.sh KVER WORKDIR
+# Usage: tools/lint/lint.sh KVER WORKDIR
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=$1
 work=$2
-# shellcheck source=selftests/vm/kver.sh
-. "$top/selftests/vm/kver.sh"
+# shellcheck source=tools/rig/kver.sh
+. "$top/tools/rig/kver.sh"
 checkpatch=$(zs_src_tree)/scripts/checkpatch.pl
 . "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 
@@ -35,7 +35,7 @@ rm -rf "$work/tree"
 mkdir -p "$work/tree"
 git ls-files Kbuild VERSION drivers include | xargs cp --parents -t "$work/tree"
 # kernels.sh exec: in the trixie chroot for a trixie kernel.
-ZS_BINDS=$work bash "$top/selftests/vm/kernels.sh" exec "$kver" \
+ZS_BINDS=$work bash "$top/tools/rig/kernels.sh" exec "$kver" \
 	make -C "$(zs_kdir "$kver")" M="$work/tree" C=2 W=1 modules \
 	>"$work/build.log" 2>&1
 rc=$?

@@ -84,3 +84,17 @@ zs_kdir() {
 		echo "$root/usr/src/linux-headers-$1"
 	fi
 }
+
+# zs_make KVER MAKE-ARGS...: make in the top directory for kernel KVER, an
+# installed or an unpacked one: the top Makefile resolves only installed
+# build trees by itself, so the rig passes KDIR, and for a kernel built by
+# trixie's toolchain the wrapper that runs kbuild in the cached chroot.
+zs_make() {
+	local kver=$1 rig
+	shift
+	rig=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	if [ "$(cat "$ZS_KCACHE/$kver/.zs-suite" 2>/dev/null)" = trixie ]; then
+		set -- "ZS_KEXEC=bash $rig/kernels.sh exec $kver" "$@"
+	fi
+	make -C "$rig/../.." "KVER=$kver" "KDIR=$(zs_kdir "$kver")" "$@"
+}

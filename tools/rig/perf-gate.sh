@@ -14,7 +14,7 @@
 #   --out DIR       logs and the run's JSON (default .perf-gate/)
 #   --json FILE     judge this zsbench --icount JSON instead of booting
 #                   (repeatable: the records of every file count)
-#   --baseline DIR  baseline files (default selftests/vm/perf-baseline)
+#   --baseline DIR  baseline files (default tools/rig/perf-baseline)
 #   --update        write the baseline of KVER's line from this run (after
 #                   a deliberate change: say why in the commit)
 #
@@ -36,7 +36,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
-# shellcheck source=selftests/vm/kver.sh
+# shellcheck source=tools/rig/kver.sh
 . "$here/kver.sh"
 
 kver=${KVER:-}
@@ -168,11 +168,11 @@ if cost("splice-64K", "devzero") is None:
 fast = sorted(k for k in recs if k[1] in gated)
 if update:
     with open(bfile, "w") as f:
-        f.write(f"# perf gate baseline (selftests/vm/perf-gate.sh): guest instructions per\n"
+        f.write(f"# perf gate baseline (tools/rig/perf-gate.sh): guest instructions per\n"
                 f"# operation, the median of 5 repetitions under QEMU -icount shift=0.\n"
                 f"# Kernel {kver}, driver as of {rev} (the last commit to drivers/ or\n"
                 f"# include/), {time.strftime('%Y-%m-%d', time.gmtime())}.\n"
-                f"# Refresh: selftests/vm/perf-gate.sh --kver {kver} --update\n"
+                f"# Refresh: tools/rig/perf-gate.sh --kver {kver} --update\n"
                 f"# variant impl ns_per_op\n")
         for k in fast:
             if cost(*k) is not None:

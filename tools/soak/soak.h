@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#include "../zsplice_util.h"
+#include "zsplice_util.h"
 #include "kselftest.h"
 
 #define SK_ZERO_DEV	ZSPLICE_ZERO_PATH

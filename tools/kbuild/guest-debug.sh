@@ -6,7 +6,7 @@
 #   calibrate     (CALIBRATE=1 only) time of a fixed fork/exec/page-fault
 #                 workload, "calibrate ms N", and of a signal storm
 #                 (calibrate.c), "calibrate signal_ms N", then exits
-#   guest-check   the whole guest suite (selftests/vm/guest-check.sh), its
+#   guest-check   the whole guest suite (tools/rig/guest-check.sh), its
 #                 per-program timeout scaled by ZSVM_FACTOR
 #   failnth:load, failnth:splice   fault-injection sweeps (failnth.c)
 #   kmemleak      scan after everything; any entry fails

@@ -10,7 +10,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=selftests/vm/kver.sh
+# shellcheck source=tools/rig/kver.sh
 . "$here/kver.sh"
 out=$here/.build/selftest-rig
 [ "${1:-}" = "--out" ] && out=$2

@@ -17,8 +17,8 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-vm=$top/selftests/vm
-# shellcheck source=selftests/vm/kver.sh
+vm=$top/tools/rig
+# shellcheck source=tools/rig/kver.sh
 . "$vm/kver.sh"
 KVER=${KVER:-$(zs_installed_kver)}
 KDIR=/lib/modules/$KVER/build

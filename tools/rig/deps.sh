@@ -5,12 +5,12 @@
 # bookworm.  Idempotent: when everything is present it only resolves the
 # kernel version and exits.  Run as root.
 #
-# Usage: selftests/vm/deps.sh [--check]
+# Usage: tools/rig/deps.sh [--check]
 #   --check   report what is missing and exit 1 if anything is, install nothing
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=selftests/vm/kver.sh
+# shellcheck source=tools/rig/kver.sh
 . "$here/kver.sh"
 
 base_pkgs="build-essential bc kmod cpio xz-utils zstd qemu-system-x86

@@ -17,7 +17,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-vm=$top/selftests/vm
+vm=$top/tools/rig
 cd "$top" || exit 2
 logs=${CHECK_OUT:-$top/.check}
 rm -rf "$logs"
@@ -56,7 +56,7 @@ if ! bash "$vm/deps.sh" --check 2>/dev/null; then
 		exit 1
 	fi
 fi
-# shellcheck source=selftests/vm/kver.sh
+# shellcheck source=tools/rig/kver.sh
 . "$vm/kver.sh"
 export KVER=${KVER:-$(zs_installed_kver)}
 say "guest kernel $KVER"
@@ -74,16 +74,16 @@ build() { # build NAME CMD...: one result line in builds.log
 	fi
 }
 : >"$logs/builds.log"
-build module make -C "$top" module KVER="$KVER"
+build module zs_make "$KVER" module
 build selftests make -k -C "$top/selftests"
 if [ -f "$top/userspace/Makefile" ]; then
 	build userspace make -C "$top/userspace"
 else
 	result "$logs/builds.log" "not ok" "build userspace: userspace/Makefile missing"
 fi
-build soak make -C "$top/selftests/soak"
+build soak make -C "$top/tools/soak"
 # The install path, staged for the guest's modprobe test (selftests/modprobe.sh).
-build install-module make -C "$top" install-module KVER="$KVER" \
+build install-module zs_make "$KVER" install-module \
 	INSTALL_MOD_PATH="$logs/stage"
 say "builds done after $(elapsed)"
 
@@ -103,7 +103,7 @@ fi
 
 # Kernel style: checkpatch --strict, sparse and W=1.
 say "host: checkpatch, sparse, W=1"
-section host:lint "$logs/host-lint.log" bash "$top/selftests/host/lint.sh" \
+section host:lint "$logs/host-lint.log" bash "$top/tools/lint/lint.sh" \
 	"$KVER" "$logs/lint"
 
 # The mem.c series (mainline/): applies, checkpatch, patched objects compile.
@@ -112,13 +112,13 @@ common && say "host: mainline/ series" &&
 
 # dkms builds the module from dkms.conf in a private tree.
 say "host: dkms build"
-section host:dkms-build "$logs/host-dkms.log" bash "$top/selftests/host/dkms-build.sh" \
+section host:dkms-build "$logs/host-dkms.log" bash "$top/tools/lint/dkms-build.sh" \
 	"$KVER" "$logs/dkms"
 
 # Our ioctl magic is free in the kernel's ioctl-number table (6.12 and 7.x
 # sources); --self-test proves the check fails for 0xB7.
 common && say "host: ioctl magic free in ioctl-number.rst" &&
-	section host:ioctl-number "$logs/host-ioctl.log" bash "$top/selftests/host/ioctl-number.sh" \
+	section host:ioctl-number "$logs/host-ioctl.log" bash "$top/tools/lint/ioctl-number.sh" \
 	--self-test
 
 # ------------------------------------------------------------ guest run
@@ -173,7 +173,7 @@ done
 
 # ------------------------------------------------------------ perf gate
 # Instruction counts under QEMU -icount against rules and the kernel
-# line's baseline (selftests/vm/perf-gate.sh); deterministic.
+# line's baseline (tools/rig/perf-gate.sh); deterministic.
 say "perf gate: instruction counts under -icount (after $(elapsed))"
 section perf:gate "$logs/perf-gate.log" bash "$vm/perf-gate.sh" --kver "$KVER" --out "$logs/perf"
 
@@ -186,7 +186,7 @@ fi
 # ------------------------------------------------------- soak, short form
 if [ "${SKIP_SOAK:-0}" != 1 ]; then
 	say "soak, short form (after $(elapsed))"
-	SOAK_MINUTES=${SOAK_MINUTES:-3} bash "$top/selftests/soak/soak.sh" \
+	SOAK_MINUTES=${SOAK_MINUTES:-3} bash "$top/tools/soak/soak.sh" \
 		--no-build --out "$logs/soak"
 fi
 

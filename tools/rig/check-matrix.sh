@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make check-matrix`: `make check` on every kernel zsplice supports: the
-# newest Debian 6.1, 6.12 and 7.x (selftests/vm/kernels.sh resolves,
+# newest Debian 6.1, 6.12 and 7.x (tools/rig/kernels.sh resolves,
 # installs or unpacks them).  The 6.12 leg is exactly `make check` (with
 # the rig's self-test); the others leave out the rig's self-test (SKIP_RIG=1,
 # it tests run.sh, not the kernel) unless MATRIX_RIG=1, and the host tests
@@ -15,7 +15,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-vm=$top/selftests/vm
+vm=$top/tools/rig
 out=${MATRIX_OUT:-$top/.check-matrix}
 series=${MATRIX_SERIES:-6.1 6.12 7}
 start=$(date +%s)

@@ -47,8 +47,8 @@ for t in /usr/src/linux-source-*/linux-source-* /var/cache/zsplice/kernels/*/usr
 	[ -f "$t/Documentation/userspace-api/ioctl/ioctl-number.rst" ] && trees+=("$t")
 done
 
-# shellcheck source=selftests/vm/kver.sh
-. "$top/selftests/vm/kver.sh"
+# shellcheck source=tools/rig/kver.sh
+. "$top/tools/rig/kver.sh"
 . "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 ok() { ktap_test_pass "$*"; }
 notok() { ktap_test_fail "$*"; }
@@ -69,7 +69,7 @@ taken() {
 ktap_print_header
 if [ ${#trees[@]} = 0 ]; then
 	ktap_set_plan 1
-	notok "no kernel source tree with ioctl-number.rst (install linux-source-6.12: selftests/vm/deps.sh)"
+	notok "no kernel source tree with ioctl-number.rst (install linux-source-6.12: tools/rig/deps.sh)"
 	exit 1
 fi
 ktap_set_plan $(( ${#trees[@]} * (1 + self_test) + 1 ))

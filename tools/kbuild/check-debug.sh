@@ -3,7 +3,7 @@
 #
 # make check-debug: the guest suite, a fault-injection sweep of the module's
 # load path and first splice, and the short soak, on a debug build of
-# Debian's linux-source-6.12 (selftests/kbuild/base.config + debug.config:
+# Debian's linux-source-6.12 (tools/kbuild/base.config + debug.config:
 # KASAN, lockdep, DEBUG_VM, DEBUG_PAGEALLOC, PAGE_OWNER, kmemleak, DEBUG_LIST,
 # SLUB_DEBUG_ON, DEBUG_OBJECTS, failslab/fail_page_alloc), 2 vCPUs, booted
 # with page_owner=on page_poison=1.  Any sanitizer report on the console or
@@ -32,14 +32,8 @@ esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
-vm=$top/selftests/vm
+vm=$top/tools/rig
 out=${DEBUG_OUT:-$top/.check-$variant}
-# One guest run at a time (selftests/vm/vmlock.sh; ZSVM_LOCK=none does not wait).
-# shellcheck source=selftests/vm/vmlock.sh
-. "$vm/vmlock.sh"
-locked=(zs_vm_locked)
-lockcmd="flock $ZSVM_LOCK"
-[ "$ZSVM_LOCK" = none ] && lockcmd=
 rm -rf "$out"
 mkdir -p "$out"
 start=$(date +%s)
@@ -51,7 +45,7 @@ else
 	fragment=$here/debug.config
 	bootargs="page_owner=on page_poison=1"
 fi
-# shellcheck source=selftests/vm/kver.sh
+# shellcheck source=tools/rig/kver.sh
 . "$vm/kver.sh"
 
 # Console lines that are sanitizer or debug-check reports (run.sh's list
@@ -62,7 +56,7 @@ report_re='BUG:|BUG [a-z0-9_:-]+ \(|WARNING:|Oops|general protection|Kernel pani
 # ------------------------------------------------------------- kernel
 src=/usr/src/linux-source-6.12.tar.xz
 [ -r "$src" ] || bash "$vm/deps.sh" || exit 2
-say "$variant kernel: selftests/kbuild/build.sh $(basename "$src") base.config $(basename "$fragment")"
+say "$variant kernel: tools/kbuild/build.sh $(basename "$src") base.config $(basename "$fragment")"
 kd=$("$here/build.sh" "$src" "$here/base.config" "$fragment" | tail -n 1)
 [ -e "$kd/bzImage" ] || { say "debug kernel build failed"; exit 1; }
 kver=$(cat "$kd/release")
@@ -75,7 +69,7 @@ make -C "$top" module KDIR="$kd/linux" >"$out/build-module.log" 2>&1 ||
 	{ tail -n 30 "$out/build-module.log"; say "module build failed"; exit 1; }
 cp "$top/zsplice.ko" "$out/zsplice.ko"
 make -s -k -C "$top/selftests" >"$out/build-selftests.log" 2>&1
-make -s -C "$top/selftests/soak" >"$out/build-soak.log" 2>&1
+make -s -C "$top/tools/soak" >"$out/build-soak.log" 2>&1
 make -s -C "$top/userspace" >"$out/build-userspace.log" 2>&1
 gcc -O2 -Wall -static -o "$out/failnth" "$here/failnth.c" || exit 2
 gcc -O2 -Wall -static -o "$out/calibrate" "$here/calibrate.c" || exit 2
@@ -89,7 +83,7 @@ gcc -O2 -Wall -static -o "$out/calibrate" "$here/calibrate.c" || exit 2
 calibrate() {
 	local dir=$1
 	shift
-	"${locked[@]}" "$vm/run.sh" --quiet "$@" --out "$dir" --timeout 1800 \
+	"$vm/run.sh" --quiet "$@" --out "$dir" --timeout 1800 \
 		--file "$here/guest-debug.sh:/zs/guest-debug.sh" \
 		--file "$out/calibrate:/zs/bin/" \
 		-- 'CALIBRATE=1 sh /zs/guest-debug.sh' >/dev/null 2>&1
@@ -140,7 +134,7 @@ files+=(--file "$out/tests.list:/zs/tests.list")
 
 say "guest suite + fault injection on $kver (after $(($(date +%s) - start)) s)"
 gstart=$(date +%s)
-"${locked[@]}" "$vm/run.sh" --quiet "${kargs[@]}" --cpus 2 \
+"$vm/run.sh" --quiet "${kargs[@]}" --cpus 2 \
 	--append "$bootargs" --out "$out/guest" \
 	--timeout $((3600 * factor)) "${files[@]}" \
 	-- "ZS_DEBUG_VARIANT=$variant ZS_SKIP_SUITE=${SKIP_SUITE:-0} ZSVM_FACTOR=$factor ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-300} sh /zs/guest-debug.sh"
@@ -168,12 +162,12 @@ while [ \$# -gt 0 ]; do
 	*) args+=("\$1"); shift ;;
 	esac
 done
-exec $lockcmd "$vm/run.sh" --kimage "$kd/bzImage" --kmods "$kd/modules" \\
+exec "$vm/run.sh" --kimage "$kd/bzImage" --kmods "$kd/modules" \\
 	--append "$bootargs" "\${args[@]}" "\$@"
 WRAP
 	chmod +x "$out/run-debug.sh"
 	ZSVM_RUN=$out/run-debug.sh SOAK_MINUTES=${SOAK_MINUTES:-3} \
-		bash "$top/selftests/soak/soak.sh" --no-build --out "$out/soak" >"$out/soak.log" 2>&1
+		bash "$top/tools/soak/soak.sh" --no-build --out "$out/soak" >"$out/soak.log" 2>&1
 	tail -n 3 "$out/soak.log"
 fi
 

@@ -6,14 +6,14 @@
 # dkms).  Then the built module's modinfo is checked.  KTAP, through the
 # kernel's ktap_helpers.sh.
 #
-# Usage: selftests/host/dkms-build.sh KVER WORKDIR
+# Usage: tools/lint/dkms-build.sh KVER WORKDIR
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=$1
 work=$2
-# shellcheck source=selftests/vm/kver.sh
-. "$top/selftests/vm/kver.sh"
+# shellcheck source=tools/rig/kver.sh
+. "$top/tools/rig/kver.sh"
 . "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 
 t() { if [ "$1" -eq 0 ]; then ktap_test_pass "$2"; else ktap_test_fail "$2"; fi; }
@@ -30,7 +30,7 @@ mkdir -p "$src" "$work/tree"
 
 # kernels.sh exec: in the trixie chroot (which has its own dkms) for a
 # trixie kernel.
-ZS_BINDS=$work bash "$top/selftests/vm/kernels.sh" exec "$kver" \
+ZS_BINDS=$work bash "$top/tools/rig/kernels.sh" exec "$kver" \
 	dkms build -m zsplice -v "$ver" -k "$kver" --sourcetree "$work/src" \
 	--dkmstree "$work/tree" >"$work/dkms.log" 2>&1
 rc=$?
