@@ -31,19 +31,7 @@ FIXTURE(con) {
 	long long zrefs, frefs;
 };
 
-FIXTURE_VARIANT(con) {
-	bool full;
-	int impl;
-};
-
-#define CON(dev, isfull, im)	ZS_DEV_VARIANT(con, dev, isfull, im)
-
-CON(zsplice, false, COPY);
-CON(zsplice, false, ZEROPAGE);
-CON(zsplice, false, FOLIO);
-CON(fullsplice, true, COPY);
-CON(fullsplice, true, ZEROPAGE);
-CON(fullsplice, true, FOLIO);
+ZS_SPLICE_VARIANTS(con);
 
 /* Splice n bytes from the device into pipe wfd: 1 byte, 4097, then the rest. */
 static int fill(int fd, int wfd, long n)

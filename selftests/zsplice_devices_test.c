@@ -22,12 +22,7 @@ FIXTURE(dev) {
 	bool full;
 };
 
-FIXTURE_VARIANT(dev) {
-	bool full;
-};
-
-FIXTURE_VARIANT_ADD(dev, zsplice) { .full = false };
-FIXTURE_VARIANT_ADD(dev, fullsplice) { .full = true };
+ZS_DEVICE_VARIANTS(dev);
 
 FIXTURE_SETUP(dev)
 {
@@ -398,12 +393,7 @@ FIXTURE(ioc) {
 	int fd;
 };
 
-FIXTURE_VARIANT(ioc) {
-	bool full;
-};
-
-FIXTURE_VARIANT_ADD(ioc, zsplice) { .full = false };
-FIXTURE_VARIANT_ADD(ioc, fullsplice) { .full = true };
+ZS_DEVICE_VARIANTS(ioc);
 
 FIXTURE_SETUP(ioc)
 {
@@ -672,12 +662,7 @@ FIXTURE(stats) {
 	bool full;
 };
 
-FIXTURE_VARIANT(stats) {
-	bool full;
-};
-
-FIXTURE_VARIANT_ADD(stats, zsplice) { .full = false };
-FIXTURE_VARIANT_ADD(stats, fullsplice) { .full = true };
+ZS_DEVICE_VARIANTS(stats);
 
 FIXTURE_SETUP(stats)
 {

@@ -29,19 +29,7 @@ FIXTURE(dp) {
 	int cpu;
 };
 
-FIXTURE_VARIANT(dp) {
-	bool full;
-	int impl;
-};
-
-#define DP(dev, isfull, im)	ZS_DEV_VARIANT(dp, dev, isfull, im)
-
-DP(zsplice, false, COPY);
-DP(zsplice, false, ZEROPAGE);
-DP(zsplice, false, FOLIO);
-DP(fullsplice, true, COPY);
-DP(fullsplice, true, ZEROPAGE);
-DP(fullsplice, true, FOLIO);
+ZS_SPLICE_VARIANTS(dp);
 
 /*
  * The module's self-check: every zero page and folio still all zero.

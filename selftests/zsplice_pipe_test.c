@@ -36,19 +36,7 @@ FIXTURE(pp) {
 	int impl;
 };
 
-FIXTURE_VARIANT(pp) {
-	bool full;
-	int impl;
-};
-
-#define PP(dev, isfull, im)	ZS_DEV_VARIANT(pp, dev, isfull, im)
-
-PP(zsplice, false, COPY);
-PP(zsplice, false, ZEROPAGE);
-PP(zsplice, false, FOLIO);
-PP(fullsplice, true, COPY);
-PP(fullsplice, true, ZEROPAGE);
-PP(fullsplice, true, FOLIO);
+ZS_SPLICE_VARIANTS(pp);
 
 FIXTURE_SETUP(pp)
 {

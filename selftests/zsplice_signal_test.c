@@ -126,19 +126,7 @@ FIXTURE(sig) {
 	bool ref_splices;
 };
 
-FIXTURE_VARIANT(sig) {
-	bool full;
-	int impl;
-};
-
-#define SIG(dev, isfull, im)	ZS_DEV_VARIANT(sig, dev, isfull, im)
-
-SIG(zsplice, false, COPY);
-SIG(zsplice, false, ZEROPAGE);
-SIG(zsplice, false, FOLIO);
-SIG(fullsplice, true, COPY);
-SIG(fullsplice, true, ZEROPAGE);
-SIG(fullsplice, true, FOLIO);
+ZS_SPLICE_VARIANTS(sig);
 
 FIXTURE_SETUP(sig)
 {

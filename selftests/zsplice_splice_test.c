@@ -26,21 +26,12 @@ FIXTURE(sp) {
 	int impl;
 };
 
-FIXTURE_VARIANT(sp) {
-	bool full;
-	int impl;
-};
-
-#define SP_VARIANT(dev, isfull, im)	ZS_DEV_VARIANT(sp, dev, isfull, im)
-
-SP_VARIANT(zsplice, false, NONE);
-SP_VARIANT(zsplice, false, COPY);
-SP_VARIANT(zsplice, false, ZEROPAGE);
-SP_VARIANT(zsplice, false, FOLIO);
-SP_VARIANT(fullsplice, true, NONE);
-SP_VARIANT(fullsplice, true, COPY);
-SP_VARIANT(fullsplice, true, ZEROPAGE);
-SP_VARIANT(fullsplice, true, FOLIO);
+/* The splice variants and NONE (EINVAL, as /dev/zero before v6.7). */
+ZS_VARIANT_STRUCT(sp);
+ZS_DEV_VARIANT(sp, zsplice, false, NONE);
+ZS_DEV_VARIANTS(sp, zsplice, false);
+ZS_DEV_VARIANT(sp, fullsplice, true, NONE);
+ZS_DEV_VARIANTS(sp, fullsplice, true);
 
 FIXTURE_SETUP(sp)
 {
