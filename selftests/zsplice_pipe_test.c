@@ -381,7 +381,7 @@ static long fill_to(int fd, int p[2], long want)
  * pipe at most): the module's 2 MiB folios, or a /dev/zero with large zero
  * folios; others skip.
  */
-TEST_F_TIMEOUT(cap, fionread_past_int_max_through_tee, 600)
+TEST_F_TIMEOUT(cap, fionread_past_int_max_through_tee, 300)
 {
 	const char *fixed_env = getenv("ZSPLICE_FIONREAD_FIXED");
 	bool fixed = fixed_env && !strcmp(fixed_env, "1");

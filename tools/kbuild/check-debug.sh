@@ -20,7 +20,7 @@
 # Environment: DEBUG_OUT, SKIP_SOAK=1, SKIP_SUITE=1 (no guest suite: with
 # SKIP_SOAK=1 only the fault-injection sweep and kmemleak), SOAK_MINUTES
 # (default 3), ZSVM_TEST_TIMEOUT (per test program before scaling, default
-# 300).
+# selftests/settings' timeout).
 set -uo pipefail
 
 variant=debug
@@ -137,7 +137,7 @@ gstart=$(date +%s)
 "$vm/run.sh" --quiet "${kargs[@]}" --cpus 2 \
 	--append "$bootargs" --out "$out/guest" \
 	--timeout $((3600 * factor)) "${files[@]}" \
-	-- "ZS_DEBUG_VARIANT=$variant ZS_SKIP_SUITE=${SKIP_SUITE:-0} ZSVM_FACTOR=$factor ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-300} sh /zs/guest-debug.sh"
+	-- "ZS_DEBUG_VARIANT=$variant ZS_SKIP_SUITE=${SKIP_SUITE:-0} ZSVM_FACTOR=$factor ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-$(zs_test_timeout)} sh /zs/guest-debug.sh"
 grc=$?
 say "guest suite: status $grc after $(($(date +%s) - gstart)) s"
 {

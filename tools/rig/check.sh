@@ -10,7 +10,8 @@
 #
 # Environment: KVER (guest kernel), CHECK_OUT (log dir, default .check/),
 # ZSVM_TIMEOUT (guest run hard timeout, default 720 s), ZSVM_TEST_TIMEOUT
-# (per test program in the guest, default 300 s), ZSVM_POSSIBLE_CPUS
+# (per test program in the guest, default selftests/settings' timeout, which
+# kselftest's runner enforces), ZSVM_POSSIBLE_CPUS
 # (possible CPUs of the guest, default 64 with 2 present), SKIP_RIG=1 (leave
 # out the rig self-test while iterating), SKIP_HOST_COMMON=1 (leave out
 # the host tests that do not depend on KVER).
@@ -156,7 +157,7 @@ say "guest run: module, kselftests, smoke test (after $(elapsed))"
 # 64 possible CPUs (2 present): per-possible-CPU allocations show up.
 "$vm/run.sh" --out "$logs/guest" --timeout "${ZSVM_TIMEOUT:-720}" \
 	--possible "${ZSVM_POSSIBLE_CPUS:-64}" "${files[@]}" \
-	-- "ZSPLICE_KO=/zs/zsplice.ko ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-300} sh /zs/guest-check.sh"
+	-- "ZSPLICE_KO=/zs/zsplice.ko ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-$(zs_test_timeout)} sh /zs/guest-check.sh"
 grc=$?
 case $grc in
 0|1) result "$logs/guest-verdict.log" ok "guest run: no kernel splat, finished in time" ;;

@@ -98,3 +98,11 @@ zs_make() {
 	fi
 	make -C "$rig/../.." "KVER=$kver" "KDIR=$(zs_kdir "$kver")" "$@"
 }
+
+# The per-program timeout that kselftest's runner enforces (the
+# "timeout=" of selftests/settings): the guest runners use the same one.
+zs_test_timeout() {
+	local rig
+	rig=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' "$rig/../../selftests/settings"
+}
