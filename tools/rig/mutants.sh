@@ -38,6 +38,8 @@ while [ $# -gt 0 ]; do
 done
 cache=/var/cache/zsplice/mutants
 tmo=${MUTANTS_TIMEOUT:-900}
+# per test program: the timeout kselftest's runner enforces (selftests/settings)
+prog_tmo=$(zs_test_timeout)
 
 # ---------------------------------------------------------------- mutants
 # NAME|FILE|PERL SUBSTITUTION (applied with perl -0pi, must change the
@@ -135,7 +137,7 @@ guest() {
 			   fi ;;
 			esac
 		done
-		cmd="$cmd; echo '# mutant $name: $prog$args'; timeout -s KILL 600 /zs/bin/$prog$args || rc=1"
+		cmd="$cmd; echo '# mutant $name: $prog$args'; timeout -s KILL $prog_tmo /zs/bin/$prog$args || rc=1"
 		case " ${progs[*]-} " in *" $prog "*) ;; *) progs+=("$prog") ;; esac
 	done
 	cmd="$cmd; exit \$rc"
