@@ -28,7 +28,9 @@
 #                 icount = the -icount
 #                 boot and the comparison against stock
 #   MEM_CHECK_OUT results (default .mem-check/<version>/): guest-<name>/,
-#                 icount-<name>/, zsbench-<name>.json, summary.txt
+#                 icount-<name>/, zsbench-<name>.json, summary.txt; the
+#                 summary also goes to results/mem-check-<version>.txt with
+#                 the command and commit
 # Also: MEM_APPEND guest kernel arguments (default "init_on_alloc=1", as
 # Debian's CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y), MEM_ZSBENCH_ARGS,
 # MEM_LKP_STRESSNG (default /var/cache/zsplice/stress-ng/V0.17.00/stress-ng
@@ -275,5 +277,15 @@ for j in "$out"/icount-*.json; do
 	"$top/userspace/zsbench" --compare "$out/icount-stock.json" "$j" | tee -a "$out/summary.txt"
 done
 
+# The summary, with the command and commit that produced it, in results/.
+mkdir -p "$top/results"
+{
+	echo "# make mem-check MEM_KERNELS=\"$kernels\" MEM_PHASES=\"$phases\""
+	echo "# commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+		git -C "$top" diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')," \
+		"$(basename "$src"), $(date -u +%FT%TZ), guest: $append"
+	echo "# verdict: $([ "$fail" = 0 ] && echo PASS || echo FAIL)"
+	cat "$out/summary.txt"
+} >"$top/results/mem-check-$ver.txt"
 if [ "$fail" = 0 ]; then say "PASS (results in $out)"; else say "FAIL (results in $out)"; fi
 exit "$fail"
