@@ -25,7 +25,8 @@
 #   MEM_PHASES    what to run (default "guest icount"): guest = the boot
 #                 above; quick = a boot with the fill kselftest and
 #                 splice_int_max only (MEM_QUICK_TESTS: the edit loop);
-#                 icount = the -icount
+#                 summary = none of them, only the summary of what the
+#                 output directory holds; icount = the -icount
 #                 boot and the comparison against stock
 #   MEM_CHECK_OUT results (default .mem-check/<version>/): guest-<name>/,
 #                 icount-<name>/, zsbench-<name>.json, summary.txt; the
@@ -66,7 +67,7 @@ out=${MEM_CHECK_OUT:-$top/.mem-check/$ver}
 kernels=${MEM_KERNELS:-stock v3 v3+huge-zero-folio rfc}
 phases=${MEM_PHASES:-guest icount}
 for p in $phases; do
-	case $p in guest|quick|icount) ;; *) say "MEM_PHASES: $p is not guest, quick or icount"; exit 2 ;; esac
+	case $p in guest|quick|icount|summary) ;; *) say "MEM_PHASES: $p is not guest, quick, icount or summary"; exit 2 ;; esac
 done
 has_phase() { [[ " $phases " == *" $1 "* ]]; }
 say "$(basename "$src"); kernels: $kernels; phases: $phases"
