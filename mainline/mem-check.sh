@@ -236,7 +236,7 @@ fi
 		[ -f "$log" ] || continue
 		k=$(basename "$(dirname "$log")")
 		echo "== $k ($(sed -n 's/^# kernel \([^,]*\),.*/\1/p' "$log" | head -n 1))"
-		grep -E '# (zs_fill|fill)[^:]*:.*splices of 1 byte' "$log" | sed 's/^#/ /' | head -n 6
+		grep -E 'small_splice_count:zsplice .* pipe (64|1024) KiB' "$log" | sed 's/^# [^ ]*small_splice_count:/  fill: /'
 		awk '/^# ZSVM-BEGIN / { t = $3 } /^# Totals:/ { print "  " t ": " $0 }' "$log"
 		grep -E '^(lkp|devzero|none): .*asleep|stress-ng: (info|metrc).*splice' "$log"
 		grep -E '^(devzero|copy|zeropage) /dev/.* MBps ' "$log" | sed 's/^/  /'
