@@ -282,6 +282,31 @@ configure() {
 	[ "$bad" = 0 ] || die "config fragment did not take"
 }
 
+# keep_inputs DIR FINAL: copy the patches and fragments into DIR/inputs.d
+# and set argv to them as they will be under FINAL (DIR's final name), so
+# that make.sh never depends on a checkout that moves or changes.
+keep_inputs() {
+	local d=$1 final=$2 i=0 p n
+	rm -rf "$d/inputs.d"
+	mkdir -p "$d/inputs.d"
+	argv=()
+	for p in $(patch_files); do
+		i=$((i + 1))
+		n=$(printf '%04d-%s' "$i" "$(basename "$p")")
+		cp "$p" "$d/inputs.d/$n"
+		argv+=(--patches "$final/inputs.d/$n")
+	done
+	argv+=("$(readlink -f "$src")")
+	# a fragment keeps its name: the key has it
+	for p in "${fragments[@]}"; do
+		i=$((i + 1))
+		n=$(printf '%04d' "$i")/$(basename "$p")
+		mkdir -p "$d/inputs.d/${n%/*}"
+		cp "$p" "$d/inputs.d/$n"
+		argv+=("$final/inputs.d/$n")
+	done
+}
+
 if [ "$checkout_only" = 1 ]; then
 	if [ "$mode" != full ] || [ ! -e "$line/done" ]; then
 		die "--checkout: no line tree for these inputs"
@@ -291,7 +316,10 @@ if [ "$checkout_only" = 1 ]; then
 fi
 
 if [ -e "$dir/done" ]; then
-	[ -x "$dir/make.sh" ] || write_make_sh "$dir"
+	if [ ! -x "$dir/make.sh" ]; then
+		[ "$mode" = prepare ] || keep_inputs "$dir" "$dir"
+		write_make_sh "$dir"
+	fi
 	echo "kbuild: cached $dir" >&2
 	echo "$dir"
 	exit 0
@@ -360,6 +388,7 @@ cp "$K/.config" "$work/config"
 end=$(date +%s)
 echo "$((end - start)) s, -j$jobs, $(nproc) cpus, $(date -u +%FT%TZ)" >"$work/time.txt"
 (CCACHE_DIR=$ccache_dir ccache -s 2>/dev/null | grep -iE 'hits|misses' || true) >>"$work/time.txt"
+[ "$mode" = prepare ] || keep_inputs "$work" "$dir"
 write_make_sh "$work"
 date -u +%FT%TZ >"$work/done"
 rm -rf "$dir"
