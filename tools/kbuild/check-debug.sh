@@ -123,12 +123,8 @@ files=(--file "$vm/guest-check.sh:/zs/guest-check.sh"
        --file "$here/guest-debug.sh:/zs/guest-debug.sh"
        --file "$out/zsplice.ko:/zs/zsplice.ko"
        --file "$out/failnth:/zs/bin/")
-for src_c in "$top"/selftests/zsplice_*_test.c; do
-	t=${src_c%.c}
-	[ -x "$t" ] && files+=(--file "$t:/zs/bin/")
-	basename "$t"
-done >"$out/tests.list"
-files+=(--file "$out/tests.list:/zs/tests.list")
+# the kselftests with kselftest's runner, as make check stages them
+bash "$vm/ksft-install.sh" "$out/ksft" && files+=(--file "$out/ksft:/zs/ksft")
 [ -x "$top/userspace/zsbench" ] && files+=(--file "$top/userspace/zsbench:/zs/bin/")
 [ -f "$top/userspace/tests/smoke.sh" ] && files+=(--file "$top/userspace/tests/smoke.sh:/zs/smoke.sh")
 

@@ -10,8 +10,8 @@
 #
 # Environment: KVER (guest kernel), CHECK_OUT (log dir, default .check/),
 # ZSVM_TIMEOUT (guest run hard timeout, default 720 s), ZSVM_TEST_TIMEOUT
-# (per test program in the guest, default selftests/settings' timeout, which
-# kselftest's runner enforces), ZSVM_POSSIBLE_CPUS
+# (per test program in the guest, instead of selftests/settings' timeout,
+# which kselftest's runner enforces), ZSVM_POSSIBLE_CPUS
 # (possible CPUs of the guest, default 64 with 2 present), SKIP_RIG=1 (leave
 # out the rig self-test while iterating), SKIP_HOST_COMMON=1 (leave out
 # the host tests that do not depend on KVER).
@@ -123,23 +123,15 @@ common && say "host: ioctl magic free in ioctl-number.rst" &&
 	--self-test
 
 # ------------------------------------------------------------ guest run
-# Expected kselftests: one binary per selftests/zsplice_*_test.c and per
-# name in selftests/Makefile's TESTS; a missing binary fails in the guest.
+# The kselftests as kselftest installs them, with its run_kselftest.sh
+# (tools/rig/ksft-install.sh): every program the tree expects is in the
+# runner's list, so one that did not build fails in the guest.
 files=(--file "$vm/guest-check.sh:/zs/guest-check.sh")
-{
-	for src in "$top"/selftests/zsplice_*_test.c; do
-		[ -e "$src" ] && basename "$src" .c
-	done
-	make -s --no-print-directory -C "$top/selftests" \
-		--eval 'zsvm-print-tests: ; @echo $(TESTS)' zsvm-print-tests 2>/dev/null | tr ' ' '\n'
-} | grep -E '^zsplice_[A-Za-z0-9_]*_test$' | sort -u >"$logs/tests.list"
-while read -r t; do
-	[ -x "$top/selftests/$t" ] && files+=(--file "$top/selftests/$t:/zs/bin/")
-done <"$logs/tests.list"
-if [ ! -s "$logs/tests.list" ]; then
-	result "$logs/guest-prep.log" "not ok" "no selftests/zsplice_*_test.c kselftests found"
+if bash "$vm/ksft-install.sh" "$logs/ksft"; then
+	files+=(--file "$logs/ksft:/zs/ksft")
+else
+	result "$logs/guest-prep.log" "not ok" "kselftests not staged (tools/rig/ksft-install.sh)"
 fi
-files+=(--file "$logs/tests.list:/zs/tests.list")
 [ -f "$top/zsplice.ko" ] && files+=(--file "$top/zsplice.ko:/zs/zsplice.ko")
 [ -d "$logs/stage" ] && files+=(--file "$logs/stage:/zs/stage")
 if [ -x "$top/userspace/zsbench" ]; then
@@ -149,15 +141,12 @@ else
 fi
 [ -f "$top/userspace/tests/smoke.sh" ] &&
 	files+=(--file "$top/userspace/tests/smoke.sh:/zs/smoke.sh")
-for s in "$top"/selftests/*.sh; do
-	[ -f "$s" ] && files+=(--file "$s:/zs/scripts/")
-done
 
 say "guest run: module, kselftests, smoke test (after $(elapsed))"
 # 64 possible CPUs (2 present): per-possible-CPU allocations show up.
 "$vm/run.sh" --out "$logs/guest" --timeout "${ZSVM_TIMEOUT:-720}" \
 	--possible "${ZSVM_POSSIBLE_CPUS:-64}" "${files[@]}" \
-	-- "ZSPLICE_KO=/zs/zsplice.ko ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-$(zs_test_timeout)} sh /zs/guest-check.sh"
+	-- "ZSPLICE_KO=/zs/zsplice.ko ${ZSVM_TEST_TIMEOUT:+ZSVM_TEST_TIMEOUT=$ZSVM_TEST_TIMEOUT} sh /zs/guest-check.sh"
 grc=$?
 case $grc in
 0|1) result "$logs/guest-verdict.log" ok "guest run: no kernel splat, finished in time" ;;
@@ -166,8 +155,9 @@ case $grc in
 124) result "$logs/guest-verdict.log" "not ok" "guest run: TIMEOUT after ${ZSVM_TIMEOUT:-720} s" ;;
 *) result "$logs/guest-verdict.log" "not ok" "guest run: runner failed with status $grc" ;;
 esac
-# Programs the guest never got to (it died or timed out before them).
-for name in guest:module $(cat "$logs/tests.list") smoke.sh guest:unload; do
+# Steps the guest never got to (it died or timed out before them); a
+# program the runner never got to is missing from its plan.
+for name in guest:module kselftests smoke.sh guest:unload; do
 	grep -qxF "# ZSVM-BEGIN $name" "$logs/guest/output.log" 2>/dev/null ||
 		result "$logs/guest-verdict.log" "not ok" "$name: never ran (guest died or timed out first)"
 done

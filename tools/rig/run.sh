@@ -126,12 +126,13 @@ out=$(cd "$out" && pwd)
 
 # ---------------------------------------------------------------- base cpio
 # Host files that make up the base: busybox, bash, kmod, stress-ng, fio,
-# trinity, mke2fs (also as mkfs.ext4) and their libraries, the guest
+# trinity, mke2fs (also as mkfs.ext4), coreutils' timeout (kselftest's
+# runner wants its --foreground) and their libraries, the guest
 # kernel's module index and the modules that ext4 and loop need (unless
 # built in).
 base_bins() {
 	local b
-	for b in busybox bash kmod stress-ng fio trinity mke2fs; do
+	for b in busybox bash kmod stress-ng fio trinity mke2fs timeout; do
 		command -v "$b" || echo "zsvm: warning: $b not installed, not in guest" >&2
 	done
 }

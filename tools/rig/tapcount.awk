@@ -11,6 +11,11 @@
 #     as skipped, a "1..0 # SKIP" plan (a whole program skipped) as one
 #     skipped;
 #   - KTAP's version lines, "# Subtest:" and "# Totals:" are comments;
+#   - in a section named "kselftests" (kselftest's run_kselftest.sh), the
+#     runner's "# "-prefixed program output is one nesting level a prefix:
+#     each program's results are leaves under its "ok N selftests: ..."
+#     line, which counts only as a failure of its own when none of its
+#     results failed (a crash, a timeout, a missing program);
 #   - fewer top-level results than the plan(s) announced: the missing ones
 #     fail;
 #   - a section that ended with a nonzero status and no failing result
@@ -21,6 +26,7 @@
 
 function sec_begin(name) {
 	sec = name
+	ksft = (name == "kselftests")
 	sec_fail = 0; sec_skip = 0; plan = 0; top = 0; topind = -1; last = -1
 	delete deep
 }
@@ -55,6 +61,13 @@ FNR == 1 {
 
 { sub(/\r$/, "") }
 
+# kselftest's runner: "# # ok 1 x" is "    ok 1 x" (TAP lines only).
+ksft && /^# / {
+	s = $0; pad = ""
+	while (substr(s, 1, 2) == "# ") { s = substr(s, 3); pad = pad "  " }
+	if (s ~ /^((not )?ok([ \t]|$)|1\.\.[0-9]+|TAP version)/) $0 = pad s
+}
+
 /^# ZSVM-BEGIN / { close_section(); sec_begin($3); explicit = 1; next }
 
 /^# ZSVM-END / {
@@ -70,6 +83,8 @@ FNR == 1 {
 	if (topind < 0) topind = ind
 	if ($0 ~ /^[ \t]*1\.\.0([ \t]|$)/ && $0 ~ /#[ \t]*[Ss][Kk][Ii][Pp]/) {
 		skipped++; sec_skip++
+		# a nested one: its parent's "ok ... # SKIP" is a summary
+		if (ind > topind) last = ind
 		next
 	}
 	if (ind == topind) { n = $0; sub(/^[ \t]*1\.\./, "", n); plan += n + 0 }
