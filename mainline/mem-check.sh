@@ -207,8 +207,10 @@ for phase in guest quick; do
 		[ "$lkp" = none ] || env="$env MEM_LKP_STRESSNG=$lkp MEM_LKP_TIME=${MEM_LKP_TIME:-60}"
 		say "$phase: kernel $k ($(cat "${kdir[$k]}/release")), /dev/zero as $(impl_of "$k")"
 		start=$(date +%s)
+		collect=()
+		[ "$phase" = quick ] || collect=(--collect /tmp/zsbench.json)
 		kernel_boot "$k" "$phase" --timeout "${ZSVM_TIMEOUT:-3600}" \
-			--collect /tmp/zsbench.json "${kfiles[@]}" -- "$env sh /zs/mem-guest.sh"
+			"${collect[@]}" "${kfiles[@]}" -- "$env sh /zs/mem-guest.sh"
 		say "$phase: kernel $k: $(($(date +%s) - start)) s in the guest"
 		[ -f "$out/$phase-$k/zsbench.json" ] && cp "$out/$phase-$k/zsbench.json" "$out/zsbench-$k.json"
 	done
