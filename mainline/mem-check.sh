@@ -191,6 +191,13 @@ impl_of() {
 }
 
 append="mitigations=off ${MEM_APPEND-init_on_alloc=1}"
+commit="$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+	git -C "$top" diff --quiet HEAD -- mainline tools selftests userspace 2>/dev/null ||
+	echo '+local changes')"
+# stamp DIR: what produced the boot whose logs are in DIR.
+stamp() {
+	echo "commit $commit, $(date -u +%FT%TZ), guest: $append" >"$1/run.txt"
+}
 for phase in guest quick; do
 	has_phase "$phase" || continue
 	for k in $kernels; do
@@ -212,6 +219,7 @@ for phase in guest quick; do
 		kernel_boot "$k" "$phase" --timeout "${ZSVM_TIMEOUT:-3600}" \
 			"${collect[@]}" "${kfiles[@]}" -- "$env sh /zs/mem-guest.sh"
 		say "$phase: kernel $k: $(($(date +%s) - start)) s in the guest"
+		stamp "$out/$phase-$k"
 		[ -f "$out/$phase-$k/zsbench.json" ] && cp "$out/$phase-$k/zsbench.json" "$out/zsbench-$k.json"
 	done
 done
@@ -228,7 +236,8 @@ if has_phase icount; then
 			"zsbench --icount --no-load --no-floor --runs 5 --duration 0.01 --quiet \
 				--impl devzero --json /tmp/icount.json \
 				--workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K" &&
-			cp "$out/icount-$k/icount.json" "$out/icount-$k.json"
+			cp "$out/icount-$k/icount.json" "$out/icount-$k.json" &&
+			stamp "$out/icount-$k"
 	done
 fi
 
@@ -237,7 +246,7 @@ fi
 	for log in "$out"/guest-*/output.log "$out"/quick-*/output.log; do
 		[ -f "$log" ] || continue
 		k=$(basename "$(dirname "$log")")
-		echo "== $k ($(sed -n 's/^# kernel \([^,]*\),.*/\1/p' "$log" | head -n 1))"
+		echo "== $k ($(sed -n 's/^# kernel \([^,]*\),.*/\1/p' "$log" | head -n 1); $(cat "$(dirname "$log")/run.txt" 2>/dev/null))"
 		grep -E 'small_splice_count:zsplice .* pipe (64|1024) KiB' "$log" | sed 's/^# [^ ]*small_splice_count:/  fill: /'
 		awk '/^# ZSVM-BEGIN / { t = $3 } /^# Totals:/ { print "  " t ": " $0 }' "$log"
 		grep -E '^(lkp|devzero|none): .*asleep|stress-ng: (info|metrc).*splice' "$log"
@@ -276,7 +285,8 @@ for j in "$out"/icount-*.json; do
 	if [ "$k" = stock ] || [ ! -f "$out/icount-stock.json" ]; then
 		continue
 	fi
-	echo "== zsbench --compare stock $k, guest instructions per op (-icount)" | tee -a "$out/summary.txt"
+	echo "== zsbench --compare stock $k, guest instructions per op (-icount; $(cat "$out/icount-$k/run.txt" 2>/dev/null))" |
+		tee -a "$out/summary.txt"
 	"$top/userspace/zsbench" --compare "$out/icount-stock.json" "$j" | tee -a "$out/summary.txt"
 done
 
@@ -284,9 +294,8 @@ done
 mkdir -p "$top/results"
 {
 	echo "# make mem-check MEM_KERNELS=\"$kernels\" MEM_PHASES=\"$phases\""
-	echo "# commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
-		git -C "$top" diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')," \
-		"$(basename "$src"), $(date -u +%FT%TZ), guest: $append"
+	echo "# $(basename "$src"); summary written at commit $commit, $(date -u +%FT%TZ);" \
+		"each section names the commit of its boot"
 	echo "# verdict: $([ "$fail" = 0 ] && echo PASS || echo FAIL)"
 	cat "$out/summary.txt"
 } >"$top/results/mem-check-$ver.txt"
