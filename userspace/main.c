@@ -29,17 +29,6 @@ static void list(void)
 	}
 }
 
-static int applies(const struct zsb_workload *w, const struct zsb_impl *im, int threads)
-{
-	if (w->flags & WL_FLOOR)
-		return 0;
-	if (im->dev == ZSB_DEV_FULLSPLICE && !(w->flags & WL_FULL_OK))
-		return 0;
-	if ((w->flags & WL_SINGLE) && threads != 1)
-		return 0;
-	return 1;
-}
-
 static int finish(const struct zsb_opts *o, struct zsb_results *rs)
 {
 	int rc = 0;
@@ -71,7 +60,7 @@ int main(int argc, char **argv)
 	struct zsb_results rs = { 0 };
 	struct utsname u;
 	char err[256];
-	int need_module = 0, total = 0, idx = 0, rc = 0;
+	int need_module = 0, rc = 0;
 
 	if (zsb_parse_opts(argc, argv, &o, err, sizeof(err))) {
 		fprintf(stderr, "zsbench: %s\n", err);
@@ -125,41 +114,8 @@ int main(int argc, char **argv)
 	if (need_module && zsb_module_setup(&o))
 		return 1;
 	zsb_module_version(rs.module_version, sizeof(rs.module_version));
-	if (o.icount) {
-		zsb_icount_run(&o, &rs);
-	} else if (!o.no_workloads) {
-		for (int w = 0; w < o.nwls; w++)
-			for (int t = 0; t < o.nthreads; t++)
-				for (int k = 0; k < o.nimpls; k++)
-					total += applies(o.wls[w], o.impls[k], o.threads[t]);
-		const struct zsb_workload *floor = NULL;
-		int fast = 0;
-
-		for (size_t i = 0; i < zsb_nworkloads; i++)
-			if (zsb_workloads[i].flags & WL_FLOOR)
-				floor = &zsb_workloads[i];
-		for (int k = 0; k < o.nimpls; k++)
-			fast |= o.impls[k]->kimpl == ZSPLICE_IMPL_ZEROPAGE ||
-				o.impls[k]->kimpl == ZSPLICE_IMPL_FOLIO;
-		if (!floor || o.no_floor)
-			fast = 0;
-		total += fast ? o.nthreads : 0;
-		for (int w = 0; w < o.nwls; w++)
-			for (int t = 0; t < o.nthreads; t++)
-				for (int k = 0; k < o.nimpls; k++) {
-					if (!applies(o.wls[w], o.impls[k], o.threads[t]))
-						continue;
-					zsb_run_one(&o, o.impls[k], o.wls[w], o.threads[t],
-						    zsb_results_add(&rs), idx++, total);
-				}
-		for (int t = 0; fast && t < o.nthreads; t++) {
-			struct zsb_result *r = zsb_results_add(&rs);
-
-			zsb_run_one(&o, zsb_impl_find("folio"), floor, o.threads[t], r, idx++,
-				    total);
-			snprintf(r->impl, sizeof(r->impl), "%s", ZSB_FLOOR_IMPL);
-		}
-	}
+	if (!o.no_workloads)
+		zsb_run(&o, &rs);
 	if (o.stress_ng && zsb_stressng_run(&o, &rs))
 		rc = 1;
 	if (o.fio && zsb_fio_run(&o, &rs))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The comparison table in the layout of the kernel test robot's reports. */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -311,6 +312,203 @@ void zsb_report_floor(FILE *f, const struct zsb_results *rs, const char *baselin
 				fprintf(f, "floor, %d thread(s): %.0f ops/s\n", rs->r[j].threads,
 					rs->r[j].mean);
 		fprintf(f, "(x = ratio to %s)\n", baseline);
+	}
+	fflush(f);
+}
+
+/* ---- the table of --icount ---- */
+
+
+static int ic_source(const char *s)
+{
+	return !strcmp(s, ZSB_ICOUNT_SOURCE) || !strcmp(s, ZSB_FIXED_SOURCE);
+}
+
+static const struct zsb_result *ic_find(const struct zsb_results *rs, const char *variant,
+					const char *impl, enum zsb_unit unit)
+{
+	for (int i = 0; i < rs->n; i++) {
+		const struct zsb_result *r = &rs->r[i];
+
+		if (ic_source(r->source) && r->unit == unit && !strcmp(r->variant, variant) &&
+		    !strcmp(r->impl, impl))
+			return r;
+	}
+	return NULL;
+}
+
+/* 1234567 -> "1,234,567" */
+static const char *ic_num(char *buf, size_t len, double v)
+{
+	char t[32];
+	size_t n, o = 0;
+
+	snprintf(t, sizeof(t), "%.0f", v);
+	n = strlen(t);
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && t[i] != '-' && (n - i) % 3 == 0 && t[i - 1] != '-')
+			buf[o++] = ',';
+		buf[o++] = t[i];
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+static int ic_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The median of a record's repetitions: what the table shows and the perf
+ * gate judges.  Whatever else the kernel runs meanwhile (RCU, workqueues)
+ * only adds instructions, to one repetition now and then; the median
+ * leaves such a repetition out where the mean would not.
+ */
+double zsb_icount_median(const struct zsb_result *r)
+{
+	double v[ZSB_MAX_RUNS];
+	int n = r->runs;
+
+	if (n <= 0)
+		return 0;
+	memcpy(v, r->vals, sizeof(v[0]) * (size_t)n);
+	qsort(v, (size_t)n, sizeof(v[0]), ic_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* (max - min) / median of a record's repetitions, in % */
+static double ic_spread(const struct zsb_result *r)
+{
+	double lo = r->vals[0], hi = r->vals[0], med = zsb_icount_median(r);
+
+	for (int i = 1; i < r->runs; i++) {
+		lo = r->vals[i] < lo ? r->vals[i] : lo;
+		hi = r->vals[i] > hi ? r->vals[i] : hi;
+	}
+	return med > 0 ? 100 * (hi - lo) / med : 0;
+}
+
+enum ic_block { IC_COST, IC_OPS, IC_FLOOR, IC_COUNT };
+
+static void ic_cell(FILE *f, const struct zsb_results *rs, enum ic_block b,
+		    const char *variant, const char *impl, const struct zsb_result *fl)
+{
+	const struct zsb_result *r = ic_find(rs, variant, impl,
+					     b == IC_OPS ? ZSB_UNIT_OPS_PER_SEC : ZSB_UNIT_NS_PER_OP);
+	char num[40], cell[64];
+
+	if (!r) {
+		fprintf(f, " %16s", "");
+		return;
+	}
+	if (r->unsupported) {
+		fprintf(f, " %16s", r->error[0] ? r->error : "unsupp");
+		return;
+	}
+	switch (b) {
+	case IC_COST:
+	case IC_OPS:
+		snprintf(cell, sizeof(cell), "%s %4.1f%%",
+			 ic_num(num, sizeof(num), zsb_icount_median(r)), ic_spread(r));
+		break;
+	case IC_FLOOR:
+		if (!fl || fl->unsupported || zsb_icount_median(fl) <= 0)
+			snprintf(cell, sizeof(cell), "-");
+		else
+			snprintf(cell, sizeof(cell), "%.3f",
+				 zsb_icount_median(r) / zsb_icount_median(fl));
+		break;
+	case IC_COUNT:
+		if (r->count)
+			ic_num(cell, sizeof(cell), (double)r->count);
+		else
+			snprintf(cell, sizeof(cell), "-");
+		break;
+	}
+	fprintf(f, " %16s", cell);
+}
+
+/*
+ * The cost table of --icount records: guest ns (instructions) per
+ * operation, operations per guest second, the cost as a multiple of the
+ * floor's, and the count of one repetition, one row per workload and one
+ * column per implementation.  Nothing without such records.
+ */
+void zsb_icount_report(FILE *f, const struct zsb_results *rs)
+{
+	static const char *const heads[] = {
+		"guest ns per operation (= instructions; lower is better): median, spread "
+		"(max - min) / median",
+		"operations per guest second: median, spread",
+		"cost as a multiple of the floor's (the 1-byte splice pair into our tail buffer)",
+		"operations per repetition (fixed for the run; set by the warm-up)",
+	};
+	const char *impls[ZSB_MAX_SEL], *variants[ZSB_MAX_SEL];
+	const struct zsb_result *fl = NULL;
+	int ni = 0, nv = 0, fixed = 0, counts = 0;
+
+	for (int i = 0; i < rs->n; i++) {
+		const struct zsb_result *r = &rs->r[i];
+
+		if (!ic_source(r->source) || r->unit != ZSB_UNIT_NS_PER_OP)
+			continue;
+		fixed |= !strcmp(r->source, ZSB_FIXED_SOURCE);
+		counts |= r->count > 0;
+		if (!strcmp(r->impl, ZSB_FLOOR_IMPL)) {
+			fl = r;
+			continue;
+		}
+		ni = zsb_add_unique(impls, ni, ZSB_MAX_SEL, r->impl);
+		nv = zsb_add_unique(variants, nv, ZSB_MAX_SEL, r->variant);
+	}
+	if (!ni && !fl)
+		return;
+	fprintf(f, "\n================================================================="
+		   "========================\n");
+	if (fixed)
+		fprintf(f, "fixed-count loops, WALL-CLOCK ns (not under QEMU -icount shift=0)\n");
+	else
+		fprintf(f, "fixed-count loops under QEMU -icount shift=0: 1 guest ns = 1 "
+			"instruction executed\n");
+	if (rs->clock_nspi > 0)
+		fprintf(f, "clock check: a loop of %llu instructions took %.4f ns per "
+			"instruction (%d loop(s) to settle)\n", 2 * ZSB_CAL_LOOPS, rs->clock_nspi,
+			rs->clock_tries);
+	fprintf(f, "one thread only: -icount serialises the vCPUs, so the thread axis is "
+		"dropped\n");
+	if (rs->fixed_runs)
+		fprintf(f, "each figure: the median of %d repetitions after a warm-up (the JSON "
+			"records have every one)\n", rs->fixed_runs);
+	for (int b = IC_COST; b <= IC_COUNT; b++) {
+		if ((b == IC_FLOOR && !fl) || (b == IC_COUNT && !counts))
+			continue;
+		if (b == IC_COST && fixed)
+			fprintf(f, "\nwall-clock ns per operation (lower is better): median, spread "
+				"(max - min) / median\n%-18s", "workload");
+		else
+			fprintf(f, "\n%s\n%-18s", heads[b], "workload");
+		for (int k = 0; k < ni; k++)
+			fprintf(f, " %16s", impls[k]);
+		fputc('\n', f);
+		for (int v = 0; v < nv; v++) {
+			fprintf(f, "%-18s", variants[v]);
+			for (int k = 0; k < ni; k++)
+				ic_cell(f, rs, b, variants[v], impls[k], fl);
+			fputc('\n', f);
+		}
+		if (fl) {
+			/* under the folio column, where it was measured */
+			int col = 0;
+
+			for (int k = 0; k < ni; k++)
+				col = strcmp(impls[k], "folio") ? col : k;
+			fprintf(f, "%-18s%*s", "floor", 17 * col, "");
+			ic_cell(f, rs, b, fl->variant, ZSB_FLOOR_IMPL, fl);
+			fputc('\n', f);
+		}
 	}
 	fflush(f);
 }

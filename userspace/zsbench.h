@@ -39,9 +39,24 @@ int zsb_get_module_impl(char *buf, size_t len);
 struct zsb_opts;
 int zsb_folio_order(const struct zsb_opts *o);
 
-/* ---- workloads (workloads.c) ---- */
+/*
+ * ---- engines (engines/) and workloads (workloads.c) ----
+ *
+ * An engine is open / op / close: open sets up its files in c->priv (an
+ * engine's own state, priv_size bytes, zeroed), op does one operation and
+ * returns the bytes it moved (>= 0) or -errno, close releases.  The core
+ * (runner.c) owns the loops: timed loops over threads, and fixed-count
+ * loops (--icount), so both measure the very same op.
+ */
 struct zsb_wctx;
-typedef int (*zsb_wl_fn)(struct zsb_wctx *c);
+
+struct zsb_engine {
+	const char *name;
+	size_t priv_size;
+	int (*open)(struct zsb_wctx *c);	/* 0 or -errno */
+	long (*op)(struct zsb_wctx *c);		/* bytes moved, or -errno */
+	void (*close)(struct zsb_wctx *c);
+};
 
 #define WL_FULL_OK	1	/* meaningful on /dev/fullsplice */
 #define WL_SINGLE	2	/* only with one thread */
@@ -52,24 +67,28 @@ struct zsb_workload {
 	const char *name;	/* "splice" */
 	const char *variant;	/* "splice-64K" */
 	size_t size;
-	zsb_wl_fn fn;
+	const struct zsb_engine *eng;
 	int flags;
 	int default_on;
-	const char *desc;	/* one line, for --list and the manual */
+	const char *desc;	/* one line, for zsbench list and the manual */
 };
 
 extern const struct zsb_workload zsb_workloads[];
 extern const size_t zsb_nworkloads;
+extern const struct zsb_engine zsb_eng_splice, zsb_eng_floor, zsb_eng_pipe_class,
+	zsb_eng_fill, zsb_eng_sendfile_null, zsb_eng_sendfile_tmpfs, zsb_eng_sendfile_tcp,
+	zsb_eng_read, zsb_eng_uring, zsb_eng_splice_write;
+const struct zsb_workload *zsb_workload_find(const char *variant);
 
 struct zsb_wctx {
 	const struct zsb_impl *impl;
 	const struct zsb_workload *wl;
 	int thread;
 	int nthreads;
-	int begun;
 	volatile int *stop;
 	size_t fill_pipe;
 	uint64_t fill_max;	/* stop a fill after this many splices */
+	void *priv;		/* the engine's state */
 	/* results */
 	uint64_t ops;
 	uint64_t bytes;
@@ -80,6 +99,14 @@ struct zsb_wctx {
 	int err;		/* errno that made the workload unsupported, 0 if fine */
 	char note[96];
 };
+
+/* engine helpers (runner.c) */
+/* open the device of c->impl; on failure a note in c, returns -errno */
+int zsb_dev_open(struct zsb_wctx *c, int flags);
+void zsb_pipe_size(int fd, size_t want);
+/* n bytes from the pipe rfd to /dev/null (wfd): 0 or -errno */
+int zsb_drain(int rfd, int wfd, size_t n);
+void zsb_close_fds(int *fds, int n);
 
 /* ---- statistics (stats.c): as lkp-tests' ncompare computes and prints them ---- */
 double zsb_mean(const double *v, int n);
@@ -135,6 +162,7 @@ struct zsb_result {
 	char note[160];
 	int stalled;		/* lkp-splice: instances asleep in pipe_wait_writable */
 	int instances_seen;	/* lkp-splice: instances looked at, 0 otherwise */
+	uint64_t count;		/* --icount: operations per repetition (not in the JSON) */
 };
 
 struct zsb_results {
@@ -148,6 +176,10 @@ struct zsb_results {
 	char kernel[128];		/* uname -r */
 	double duration;
 	char baseline[24];
+	/* --icount (not in the JSON): the clock check and the repetitions */
+	double clock_nspi;		/* guest ns per instruction, 0: not measured */
+	int clock_tries;
+	int fixed_runs;
 };
 
 struct zsb_result *zsb_results_add(struct zsb_results *rs);
@@ -215,9 +247,8 @@ extern const struct zsb_optdef zsb_optdefs[];
 extern const size_t zsb_noptdefs;
 
 /* ---- runner (runner.c) ---- */
-int zsb_run_one(const struct zsb_opts *o, const struct zsb_impl *im,
-		const struct zsb_workload *wl, int threads, struct zsb_result *r,
-		int idx, int total);
+/* zsbench's own workloads over the selection, timed or (--icount) fixed-count */
+void zsb_run(const struct zsb_opts *o, struct zsb_results *rs);
 void zsb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void zsb_progress_done(void);
 extern int zsb_quiet;
@@ -256,13 +287,14 @@ int zsb_json_write(FILE *f, const struct zsb_results *rs);
 int zsb_json_write_file(const char *path, const struct zsb_results *rs);
 int zsb_json_read_file(const char *path, struct zsb_results *rs);
 
-/* ---- --icount (icount.c) ---- */
+/* ---- --icount (runner.c, report.c) ---- */
 /* the source of records measured under QEMU -icount shift=0, and elsewhere */
 #define ZSB_ICOUNT_SOURCE	"icount"
 #define ZSB_FIXED_SOURCE	"fixed"
+/* the clock check: a loop of two instructions, this many times */
+#define ZSB_CAL_LOOPS		10000000ULL
 /* check and complete the options of --icount; -1 with a message in err */
 int zsb_icount_opts(struct zsb_opts *o, char *err, size_t errlen);
-int zsb_icount_run(const struct zsb_opts *o, struct zsb_results *rs);
 /* the median of a record's repetitions */
 double zsb_icount_median(const struct zsb_result *r);
 /* the cost table of the icount records in rs, if any */

@@ -181,7 +181,8 @@ int main(void)
 		tap_ok(parse(ARGC(i5), i5) == 0 && o.duration == 0.5 && o.nwls == 1,
 		       "--icount keeps --duration and --workload");
 		bad(i2, ARGC(i2), "one thread", "--icount refuses a second thread");
-		bad(i3, ARGC(i3), "no fixed-count loop", "--icount refuses fill");
+		tap_ok(parse(ARGC(i3), i3) == 0 && o.nwls == 1 && o.wls[0]->eng == &zsb_eng_fill,
+		       "--icount runs any workload: the core owns its loop");
 		bad(i4, ARGC(i4), "own loops only", "--icount refuses the external tools");
 	}
 	return tap_done();
