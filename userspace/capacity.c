@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "capacity.h"
+#include "zsbench.h"
 
 #define CAP_PAGE	4096u
 
@@ -273,4 +274,52 @@ unsigned int zsb_cap_lkp_bytes(uint64_t splice_bytes, unsigned int instances)
 	uint64_t b = instances ? splice_bytes / instances : splice_bytes;
 
 	return b < 1024 ? 1024 : (unsigned int)b;
+}
+
+/* ---- the model alone: zsbench model ---- */
+
+void zsb_model_print(FILE *f, const struct zsb_opts *o)
+{
+	static const char *const names[] = { "none", "copy", "zeropage", "folio" };
+	struct zsb_cap_params pa = {
+		.instances = o->model_instances,
+		.seconds = o->lkp_time,
+		.loop_rate = o->model_rate,
+		.bytes = o->lkp_bytes < 1024 ? 1024 : o->lkp_bytes,
+		.extra = o->model_extra,
+	};
+	int orders[2] = { 4, o->folio_order ? o->folio_order : ZSB_FOLIO_ORDER_DEFAULT };
+
+	fprintf(f, "capacity model: %.0f instances, %.0f s, %.0f loops/s each, %llu bytes "
+		"per splice, %llu undrained byte(s) per loop\n", pa.instances, pa.seconds,
+		pa.loop_rate, (unsigned long long)pa.bytes, (unsigned long long)pa.extra);
+	fprintf(f, "pipe1 slots 16 / 32 / 64 with probability 1/4 / 1/4 / 1/2 (stress-ng)\n\n");
+	fprintf(f, "%-16s %12s %12s %12s %14s %8s\n", "impl", "loops@16", "loops@32",
+		"loops@64", "ops/s", "P(stall)");
+	for (int i = 0; i < 5; i++) {
+		struct zsb_cap_impl im;
+		struct zsb_cap_prediction pr;
+		const char *name = names[i < 4 ? i : 3];
+		char label[32], l[3][16];
+
+		if (i >= 3 && orders[i - 3] == orders[0] && i == 4)
+			continue;
+		zsb_cap_impl_for(name, i >= 3 ? orders[i - 3] : 0, &im);
+		zsb_cap_predict(&im, &pa, &pr);
+		if (i >= 3)
+			snprintf(label, sizeof(label), "folio order %d", orders[i - 3]);
+		else
+			snprintf(label, sizeof(label), "%s", name);
+		for (int s = 0; s < 3; s++) {
+			if (pr.stalls[s])
+				snprintf(l[s], sizeof(l[s]), "%llu", (unsigned long long)pr.loops[s]);
+			else
+				snprintf(l[s], sizeof(l[s]), "no stall");
+		}
+		fprintf(f, "%-16s %12s %12s %12s %14.0f %8.2f\n", label, l[0], l[1], l[2],
+			pr.ops_per_sec, pr.stall_fraction);
+	}
+	fprintf(f, "\ndevzero (mainline /dev/zero since v6.7) behaves as copy.  LKP measured "
+		"12,433,266 ops/s before v6.7\nand 22,893 with v6.7's /dev/zero "
+		"(64 instances, 60 s).\n");
 }

@@ -116,11 +116,9 @@ int main(int argc, char **argv)
 	zsb_module_version(rs.module_version, sizeof(rs.module_version));
 	if (!o.no_workloads)
 		zsb_run(&o, &rs);
-	if (o.stress_ng && zsb_stressng_run(&o, &rs))
+	if ((o.stress_ng || o.lkp_splice) && zsb_stressng_run(&o, &rs))
 		rc = 1;
 	if (o.fio && zsb_fio_run(&o, &rs))
-		rc = 1;
-	if (o.lkp_splice && zsb_lkp_run(&o, &rs))
 		rc = 1;
 	if (need_module)
 		zsb_module_teardown();

@@ -16,7 +16,7 @@ enum {
 	O_LKP, O_LKP_STRESSNG, O_LKP_TIME, O_LKP_BYTES, O_LKP_INSTANCES,
 	O_MODEL, O_MODEL_INSTANCES, O_MODEL_RATE, O_MODEL_EXTRA, O_COMPARE,
 	O_FORMAT, O_VERSION, O_FILL_MAX, O_NO_FLOOR,
-	O_LKP_NO_VERIFY, O_ICOUNT,
+	O_LKP_NO_VERIFY, O_ICOUNT, O_STRESSNG_BIN,
 };
 
 /*
@@ -75,10 +75,14 @@ const struct zsb_optdef zsb_optdefs[] = {
 	  "per implementation, ops/s, instances stalled in\n"
 	  "pipe_wait_writable, the capacity model beside it\n"
 	  "(also --workload lkp-splice)" },
+	{ "stress-ng-bin", O_STRESSNG_BIN, "PATH", NULL,
+	  "the stress-ng to run (default: $ZSB_STRESS_NG, e.g.\n"
+	  "lkp-tests' build; else stress-ng in PATH)" },
 	{ "lkp-stress-ng", O_LKP_STRESSNG, "PATH", NULL,
-	  "stress-ng to run (default: the cached V0.17.00 build in\n"
-	  "/var/cache/zsplice/stress-ng/V0.17.00/, else stress-ng in\n"
-	  "PATH, labelled as not LKP's)" },
+	  "lkp-splice's stress-ng when --stress-ng-bin and\n"
+	  "$ZSB_STRESS_NG are not given and PATH is there (default:\n"
+	  "/var/cache/zsplice/stress-ng/V0.17.00/stress-ng; else\n"
+	  "stress-ng in PATH, labelled as not LKP's)" },
 	{ "lkp-time", O_LKP_TIME, "SEC", NULL,
 	  "seconds per implementation (default 60, LKP's)" },
 	{ "lkp-bytes", O_LKP_BYTES, "N", NULL,
@@ -317,6 +321,7 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 	o->fill_pipe = 64 * 1024;
 	o->fill_max = 1048576;
 	o->lkp_time = 60;
+	o->lkp_stress_ng = "/var/cache/zsplice/stress-ng/V0.17.00/stress-ng";
 	o->lkp_bytes = 1024;
 	o->model_instances = 64;
 	o->model_rate = 12433266.318333 / 64;
@@ -414,6 +419,7 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 		case O_HELP: o->help = 1; break;
 		case O_LKP: o->lkp_splice = 1; break;
 		case O_LKP_STRESSNG: o->lkp_stress_ng = optarg; break;
+		case O_STRESSNG_BIN: o->stress_ng_bin = optarg; break;
 		case O_LKP_NO_VERIFY: o->lkp_no_verify = 1; break;
 		case O_MODEL: o->model = 1; break;
 		case O_LKP_TIME:

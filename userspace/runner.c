@@ -118,18 +118,6 @@ void zsb_pipe_size(int fd, size_t want)
 		(void)fcntl(fd, F_SETPIPE_SZ, (int)want);
 }
 
-int zsb_drain(int rfd, int wfd, size_t n)
-{
-	while (n) {
-		ssize_t m = splice(rfd, NULL, wfd, NULL, n, 0);
-
-		if (m <= 0)
-			return m < 0 ? -errno : -EIO;
-		n -= (size_t)m;
-	}
-	return 0;
-}
-
 /* an engine's state starts zeroed: 0 is an fd it never opened */
 void zsb_close_fds(int *fds, int n)
 {

@@ -104,8 +104,6 @@ struct zsb_wctx {
 /* open the device of c->impl; on failure a note in c, returns -errno */
 int zsb_dev_open(struct zsb_wctx *c, int flags);
 void zsb_pipe_size(int fd, size_t want);
-/* n bytes from the pipe rfd to /dev/null (wfd): 0 or -errno */
-int zsb_drain(int rfd, int wfd, size_t n);
 void zsb_close_fds(int *fds, int n);
 
 /* ---- statistics (stats.c): as lkp-tests' ncompare computes and prints them ---- */
@@ -220,7 +218,8 @@ struct zsb_opts {
 	int list;
 	/* lkp-splice (lkp.c) and the capacity model (capacity.c) */
 	int lkp_splice;
-	const char *lkp_stress_ng;
+	const char *stress_ng_bin;	/* --stress-ng-bin */
+	const char *lkp_stress_ng;	/* --lkp-stress-ng */
 	double lkp_time;
 	unsigned int lkp_bytes;
 	int lkp_instances;
@@ -307,27 +306,30 @@ void zsb_module_teardown(void);
 /* MODULE_VERSION of the loaded module, "" if none */
 void zsb_module_version(char *buf, size_t len);
 
-/* ---- tools ---- */
+/* ---- external tools (engines/stress-ng.c, engines/fio.c) and the plot ---- */
+/* stress-ng, plain (--stress-ng) and LKP's profile (--lkp-splice) */
 int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs);
 int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs);
 int zsb_plot(const struct zsb_results *rs, const char *png);
 /* stress-ng child setup: /dev/zsplice over /dev/zero in a private mount ns */
 int zsb_bind_zsplice(void *arg);
 
-/* ---- lkp-splice (lkp.c) ---- */
-struct zsb_lkp_bin {
+struct zsb_stressng_bin {
 	char path[4096];
+	char version_line[128];	/* the first line of --version */
 	char version[32];
 	char label[64];
 	int maj, min, pat;
 	int one_byte;		/* has the undrained 1-byte splice */
 };
-int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs);
+/* the splice line of --metrics-brief's table, read as LKP's stats/stress-ng does */
+int zsb_stressng_parse(const char *out, double *ops, double *rate);
+int zsb_stressng_version(const char *out, int *maj, int *min, int *pat);
 int zsb_lkp_argv(char **argv, const char *path, const char *timeout, const char *n,
 		 int no_verify);
-int zsb_lkp_parse(const char *out, double *ops, double *rate);
-int zsb_lkp_version(const char *out, int *maj, int *min, int *pat);
 int zsb_lkp_one_byte(int maj, int min, int pat);
+/* fio's JSON output: the first job's read IOPS and bandwidth (KiB/s) */
+int zsb_fio_parse(const char *out, double *iops, double *bw_kib);
 void zsb_model_print(FILE *f, const struct zsb_opts *o);
 
 /* ---- module statistics (kstats.c) ---- */

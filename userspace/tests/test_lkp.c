@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lkp-splice: reading stress-ng's output as LKP does, versions, module stats. */
+/* The tools: reading fio's JSON, stress-ng's output as LKP does, versions, module stats. */
 #include "zsbench.h"
 #include "tap.h"
 
@@ -23,6 +23,15 @@ static const char out_ext[] =
 "stress-ng: metrc: [9]                           (secs)    (secs)    (secs)   (real time) (usr+sys time)\n"
 "stress-ng: metrc: [9] splice  100  1.00  0.01  0.02  100.00  3333.33  1.5  2048\n";
 
+/* fio 3.33's JSON, cut down, after a warning line fio printed first */
+static const char fio_out[] =
+"fio: file hash not empty on exit\n"
+"{\n  \"fio version\" : \"fio-3.33\",\n  \"jobs\" : [\n    {\n"
+"      \"jobname\" : \"seqread-4k\",\n"
+"      \"read\" : {\n        \"io_bytes\" : 4096,\n        \"bw\" : 1234567,\n"
+"        \"iops\" : 308641.75,\n        \"runtime\" : 1000\n      },\n"
+"      \"write\" : { \"bw\" : 7, \"iops\" : 8 }\n    }\n  ]\n}\n";
+
 static const char stats[] =
 "read_calls 3\nsplice_folio_bytes 77\nfolio_bytes 4194304\nzeropage_bytes 8192\n"
 "folio_fallbacks 0\n";
@@ -33,16 +42,26 @@ int main(void)
 	int a, b, c;
 	unsigned long long v = 0;
 
-	tap_ok(zsb_lkp_parse(out_0_15, &ops, &rate) == 0 && ops == 31777 && rate == 10578.66,
+	tap_ok(zsb_stressng_parse(out_0_15, &ops, &rate) == 0 && ops == 31777 && rate == 10578.66,
 	       "0.15.06 table: ops 31777, ops/s (real time) 10578.66");
-	tap_ok(zsb_lkp_parse(out_nohdr, &ops, &rate) == -1, "no header, no figure");
-	tap_ok(zsb_lkp_parse(out_ext, &ops, &rate) == -1, "12-field lines are not LKP's");
-	tap_ok(zsb_lkp_version("stress-ng, version 0.17.00 (gcc 12.2.0, x86_64 Linux 6.12)",
+	tap_ok(zsb_stressng_parse(out_nohdr, &ops, &rate) == -1, "no header, no figure");
+	tap_ok(zsb_stressng_parse(out_ext, &ops, &rate) == -1, "12-field lines are not LKP's");
+	{
+		double iops = 0, bw = 0;
+
+		tap_ok(zsb_fio_parse(fio_out, &iops, &bw) == 0 && iops == 308641.75 &&
+		       bw == 1234567, "fio JSON: jobs[0].read iops and bw, after a warning");
+		tap_ok(zsb_fio_parse("{ \"jobs\" : [ ] }", &iops, &bw) == -1, "fio JSON: no job");
+		tap_ok(zsb_fio_parse("{ \"jobs\" : [ { \"read\" : { \"iops\" : \"x\" } } ] }",
+				     &iops, &bw) == -1, "fio JSON: iops not a number");
+		tap_ok(zsb_fio_parse("fio: no JSON at all\n", &iops, &bw) == -1, "fio: no JSON");
+	}
+	tap_ok(zsb_stressng_version("stress-ng, version 0.17.00 (gcc 12.2.0, x86_64 Linux 6.12)",
 			       &a, &b, &c) == 0 && a == 0 && b == 17 && c == 0,
 	       "version 0.17.00");
-	tap_ok(zsb_lkp_version("stress-ng, version 0.15.06 (gcc 12.2.0)", &a, &b, &c) == 0 &&
+	tap_ok(zsb_stressng_version("stress-ng, version 0.15.06 (gcc 12.2.0)", &a, &b, &c) == 0 &&
 	       b == 15 && c == 6, "version 0.15.06");
-	tap_ok(zsb_lkp_version("nothing", &a, &b, &c) == -1, "no version");
+	tap_ok(zsb_stressng_version("nothing", &a, &b, &c) == -1, "no version");
 	tap_ok(zsb_lkp_one_byte(0, 17, 0), "V0.17.00 has the 1-byte splice");
 	tap_ok(zsb_lkp_one_byte(0, 15, 6), "0.15.06 has the 1-byte splice");
 	tap_ok(!zsb_lkp_one_byte(0, 17, 1), "V0.17.01 does not");

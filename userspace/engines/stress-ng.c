@@ -1,30 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lkp-splice: the kernel test robot's stress-ng splice run, per
- * implementation, with the capacity model beside it.
+ * The stress-ng engine: stress-ng --splice against /dev/zsplice, in two
+ * profiles, one command runner and one reader of its metrics.
  *
- * LKP ran stress-ng V0.17.00 --splice with nr_threads=100% (64 instances),
- * 60 s, default --splice-bytes (64 KiB, which the stressor divides by the
+ * The child unshares its mount namespace, makes it private and
+ * bind-mounts /dev/zsplice over /dev/zero before exec (nothing outside
+ * sees the mount); the implementation is chosen with the module
+ * parameter, as stress-ng opens /dev/zero itself.
+ *
+ * Plain (--workload stress-ng): stress-ng --splice N --timeout T
+ * --metrics-brief per thread count and implementation, at most 3 runs of
+ * --tool-duration.
+ *
+ * LKP (--workload lkp-splice): the kernel test robot's run.  LKP ran
+ * stress-ng V0.17.00 --splice with nr_threads=100% (64 instances), 60 s,
+ * default --splice-bytes (64 KiB, which the stressor divides by the
  * instance count: 1 KiB per loop each).  Up to V0.17.00 every loop ends
  * with an undrained 1-byte splice from /dev/zero, so pipe1 grows until a
- * blocking splice sleeps in pipe_wait_writable until the alarm.
- *
- * LKP's command line (programs/stress-ng/run of 2023):
+ * blocking splice sleeps in pipe_wait_writable until the alarm.  LKP's
+ * command line (programs/stress-ng/run of 2023):
  *   stress-ng --timeout 60 --times --verify --metrics-brief --splice 64
  * Here the same with N instances (default nproc) each splicing B bytes per
  * loop (default 1 KiB, LKP's), T seconds (default 60); --splice-bytes N*B
- * is added only when N*B is not the stressor's 64 KiB default (as it is for
- * LKP's 64 x 1 KiB), and --lkp-no-verify leaves --verify out (the record's
- * note says so; the metric stays, so --compare pairs the two).  It runs
- * against /dev/zsplice bind-mounted
- * over /dev/zero in a private mount namespace (implementation chosen with
- * the module parameter), or the kernel's /dev/zero for "devzero".  Shortly
- * before the alarm every stressor instance is looked at: /proc/PID/wchan,
- * and through pidfd_getfd() its pipe1 (the first pipe it made): slots
- * (F_GETPIPE_SZ) and bytes queued (FIONREAD), which for the 1-byte splice
- * is the number of loops it completed.  ops/s is read from the
- * --metrics-brief table as LKP's stats/stress-ng does (the "bogo ops/s
- * (real time)" column of the splice line).
+ * is added only when N*B is not the stressor's 64 KiB default, and
+ * --lkp-no-verify leaves --verify out (the record's note says so; the
+ * metric stays, so compare pairs the two).  Shortly before the alarm
+ * every stressor instance is looked at: /proc/PID/wchan, and through
+ * pidfd_getfd() its pipe1 (the first pipe it made): slots (F_GETPIPE_SZ)
+ * and bytes queued (FIONREAD), which for the 1-byte splice is the number
+ * of loops it completed.  The capacity model is printed beside it.
+ *
+ * Which stress-ng: --stress-ng-bin, else $ZSB_STRESS_NG (e.g. the build
+ * of lkp-tests), else for the LKP profile --lkp-stress-ng (default LKP's
+ * V0.17.00 in zsplice's cache) when it is there, else stress-ng in PATH.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -32,17 +40,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/zsplice.h>
 
 #include "capacity.h"
 #include "tool.h"
 #include "zsbench.h"
 
-#define LKP_CACHE	"/var/cache/zsplice/stress-ng"
 #define LKP_TAG		"V0.17.00"
 #define LKP_MAX_INST	256
 
@@ -70,9 +81,28 @@ int zsb_lkp_argv(char **argv, const char *path, const char *timeout, const char 
 	return i;
 }
 
+int zsb_bind_zsplice(void *arg)
+{
+	(void)arg;
+	if (unshare(CLONE_NEWNS)) {
+		fprintf(stderr, "zsbench: unshare(CLONE_NEWNS): %s\n", strerror(errno));
+		return -1;
+	}
+	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL)) {
+		fprintf(stderr, "zsbench: mount --make-rprivate /: %s\n", strerror(errno));
+		return -1;
+	}
+	if (mount(ZSPLICE_ZERO_PATH, "/dev/zero", NULL, MS_BIND, NULL)) {
+		fprintf(stderr, "zsbench: bind %s over /dev/zero: %s\n",
+			ZSPLICE_ZERO_PATH, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- which stress-ng ---- */
 
-int zsb_lkp_version(const char *out, int *maj, int *min, int *pat)
+int zsb_stressng_version(const char *out, int *maj, int *min, int *pat)
 {
 	const char *v = out ? strstr(out, "version ") : NULL;
 
@@ -89,35 +119,41 @@ int zsb_lkp_one_byte(int maj, int min, int pat)
 	return v <= 17000;
 }
 
-static int lkp_find(const struct zsb_opts *o, struct zsb_lkp_bin *b)
+static int stressng_find(const struct zsb_opts *o, int lkp, struct zsb_stressng_bin *b)
 {
 	char *argv[] = { NULL, "--version", NULL }, *out = NULL;
-	char cache[PATH_MAX];
+	const char *env = getenv("ZSB_STRESS_NG");
 	int st;
 
 	memset(b, 0, sizeof(*b));
-	snprintf(cache, sizeof(cache), "%s/%s/stress-ng", LKP_CACHE, LKP_TAG);
-	if (o->lkp_stress_ng) {
+	if (o->stress_ng_bin) {
+		snprintf(b->path, sizeof(b->path), "%s", o->stress_ng_bin);
+	} else if (env && env[0]) {
+		snprintf(b->path, sizeof(b->path), "%s", env);
+	} else if (lkp && o->lkp_stress_ng && access(o->lkp_stress_ng, X_OK) == 0) {
 		snprintf(b->path, sizeof(b->path), "%s", o->lkp_stress_ng);
-	} else if (access(cache, X_OK) == 0) {
-		snprintf(b->path, sizeof(b->path), "%s", cache);
 	} else if (zsb_in_path("stress-ng")) {
 		snprintf(b->path, sizeof(b->path), "stress-ng");
-		fprintf(stderr, "zsbench: lkp-splice: LKP's stress-ng %s is absent (put a static build of "
-			"tag %s at %s, or pass --lkp-stress-ng); falling back to stress-ng in PATH\n",
-			LKP_TAG, LKP_TAG, cache);
+		if (lkp)
+			fprintf(stderr, "zsbench: lkp-splice: LKP's stress-ng %s is not at %s "
+				"(--lkp-stress-ng, --stress-ng-bin or ZSB_STRESS_NG); "
+				"falling back to stress-ng in PATH\n", LKP_TAG,
+				o->lkp_stress_ng ? o->lkp_stress_ng : "-");
 	} else {
-		fprintf(stderr, "zsbench: lkp-splice: no stress-ng: neither %s nor one in PATH "
-			"(put a static build of tag %s there, or pass --lkp-stress-ng)\n", cache, LKP_TAG);
+		fprintf(stderr, "zsbench: no stress-ng: none in PATH, and neither "
+			"--stress-ng-bin nor ZSB_STRESS_NG%s\n",
+			lkp ? " nor --lkp-stress-ng names one" : "");
 		return -1;
 	}
 	argv[0] = b->path;
 	st = zsb_tool_run(argv, NULL, NULL, 20, &out);
-	if (st || zsb_lkp_version(out, &b->maj, &b->min, &b->pat)) {
-		fprintf(stderr, "zsbench: lkp-splice: %s --version failed (exit %d)\n", b->path, st);
+	if (st || zsb_stressng_version(out, &b->maj, &b->min, &b->pat)) {
+		fprintf(stderr, "zsbench: %s --version failed (exit %d)\n", b->path, st);
 		free(out);
 		return -1;
 	}
+	out[strcspn(out, "\n")] = 0;
+	snprintf(b->version_line, sizeof(b->version_line), "%s", out);
 	free(out);
 	snprintf(b->version, sizeof(b->version), "%d.%02d.%02d", b->maj, b->min, b->pat);
 	b->one_byte = zsb_lkp_one_byte(b->maj, b->min, b->pat);
@@ -132,14 +168,14 @@ static int lkp_find(const struct zsb_opts *o, struct zsb_lkp_bin *b)
 	return 0;
 }
 
-/* ---- parsing stress-ng's output the way LKP's stats/stress-ng does ---- */
+/* ---- its output, read the way LKP's stats/stress-ng reads it: both profiles ---- */
 
 /*
  * Lines after the one holding "(secs)    (secs)    (secs)" that split into
  * exactly 10 fields: [3] stressor, [4] bogo ops, [8] bogo ops/s (real
  * time).  Returns 0 and fills *ops, *rate for the "splice" line.
  */
-int zsb_lkp_parse(const char *out, double *ops, double *rate)
+int zsb_stressng_parse(const char *out, double *ops, double *rate)
 {
 	const char *l = out;
 	int in_table = 0;
@@ -375,7 +411,7 @@ static void lkp_look(int pid, void *ctx)
 		run->stalled += !strcmp(run->inst[i].wchan, "pipe_wait_writable");
 }
 
-static int lkp_exec(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
+static int lkp_exec(const struct zsb_opts *o, const struct zsb_stressng_bin *b,
 		    const struct zsb_impl *im, struct lkp_run *run)
 {
 	char nbuf[16], bbuf[32], tbuf[32];
@@ -410,7 +446,7 @@ static int lkp_exec(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
 		free(buf);
 		return -1;
 	}
-	if (zsb_lkp_parse(buf, &run->ops, &run->rate))
+	if (zsb_stressng_parse(buf, &run->ops, &run->rate))
 		snprintf(run->err, sizeof(run->err), "no splice metrics (exit %d)", status);
 	if (run->err[0]) {
 		char *last = strrchr(buf, '\n');
@@ -428,7 +464,7 @@ static int lkp_exec(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
 
 /* ---- the workload ---- */
 
-static void model_params(const struct zsb_opts *o, const struct zsb_lkp_bin *b, double rate,
+static void model_params(const struct zsb_opts *o, const struct zsb_stressng_bin *b, double rate,
 			 struct zsb_cap_params *pa)
 {
 	pa->instances = o->lkp_instances;
@@ -450,7 +486,7 @@ static void held(char *buf, size_t len)
 		snprintf(buf, len, "folio_bytes %llu zeropage_bytes %llu", fb, zb);
 }
 
-static void lkp_print(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
+static void lkp_print(const struct zsb_opts *o, const struct zsb_stressng_bin *b,
 		      const struct zsb_impl *im, const struct lkp_run *run, double none_rate)
 {
 	struct zsb_cap_impl ci;
@@ -505,16 +541,16 @@ static void lkp_print(const struct zsb_opts *o, const struct zsb_lkp_bin *b,
 	printf("\n");
 }
 
-int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
+static int lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 {
-	struct zsb_lkp_bin b;
+	struct zsb_stressng_bin b;
 	struct lkp_run *runs;
 	char saved[32] = "", mem[96];
 	double none_rate = -1;
 	int rc = 0, nrun = 0, need_mod = 0;
 	const struct zsb_impl *ims[ZSB_MAX_SEL];
 
-	if (lkp_find(o, &b))
+	if (stressng_find(o, 1, &b))
 		return -1;
 	for (int k = 0; k < o->nimpls; k++) {
 		if (o->impls[k]->dev == ZSB_DEV_FULLSPLICE)
@@ -593,50 +629,101 @@ int zsb_lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 	return rc;
 }
 
-/* ---- the model alone: zsbench --model ---- */
+/* ---- the plain profile ---- */
 
-void zsb_model_print(FILE *f, const struct zsb_opts *o)
+static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 {
-	static const char *const names[] = { "none", "copy", "zeropage", "folio" };
-	struct zsb_cap_params pa = {
-		.instances = o->model_instances,
-		.seconds = o->lkp_time,
-		.loop_rate = o->model_rate,
-		.bytes = o->lkp_bytes < 1024 ? 1024 : o->lkp_bytes,
-		.extra = o->model_extra,
-	};
-	int orders[2] = { 4, o->folio_order ? o->folio_order : ZSB_FOLIO_ORDER_DEFAULT };
+	char saved[32] = "", tbuf[32], nbuf[16];
+	int runs = o->runs < 3 ? o->runs : 3, rc = 0;
 
-	fprintf(f, "capacity model: %.0f instances, %.0f s, %.0f loops/s each, %llu bytes "
-		"per splice, %llu undrained byte(s) per loop\n", pa.instances, pa.seconds,
-		pa.loop_rate, (unsigned long long)pa.bytes, (unsigned long long)pa.extra);
-	fprintf(f, "pipe1 slots 16 / 32 / 64 with probability 1/4 / 1/4 / 1/2 (stress-ng)\n\n");
-	fprintf(f, "%-16s %12s %12s %12s %14s %8s\n", "impl", "loops@16", "loops@32",
-		"loops@64", "ops/s", "P(stall)");
-	for (int i = 0; i < 5; i++) {
-		struct zsb_cap_impl im;
-		struct zsb_cap_prediction pr;
-		const char *name = names[i < 4 ? i : 3];
-		char label[32], l[3][16];
+	struct zsb_stressng_bin b;
 
-		if (i >= 3 && orders[i - 3] == orders[0] && i == 4)
-			continue;
-		zsb_cap_impl_for(name, i >= 3 ? orders[i - 3] : 0, &im);
-		zsb_cap_predict(&im, &pa, &pr);
-		if (i >= 3)
-			snprintf(label, sizeof(label), "folio order %d", orders[i - 3]);
-		else
-			snprintf(label, sizeof(label), "%s", name);
-		for (int s = 0; s < 3; s++) {
-			if (pr.stalls[s])
-				snprintf(l[s], sizeof(l[s]), "%llu", (unsigned long long)pr.loops[s]);
-			else
-				snprintf(l[s], sizeof(l[s]), "no stall");
+	if (stressng_find(o, 0, &b))
+		return -1;
+	snprintf(rs->stress_ng_version, sizeof(rs->stress_ng_version), "%s", b.version_line);
+	zsb_get_module_impl(saved, sizeof(saved));
+	snprintf(tbuf, sizeof(tbuf), "%.0fs", o->tool_duration < 1 ? 1 : o->tool_duration);
+	for (int ti = 0; ti < o->nthreads; ti++) {
+		for (int k = 0; k < o->nimpls; k++) {
+			const struct zsb_impl *im = o->impls[k];
+			struct zsb_result *r;
+			char *argv[] = { b.path, "--splice", nbuf, "--timeout", tbuf,
+					 "--metrics-brief", NULL };
+
+			if (im->dev == ZSB_DEV_FULLSPLICE)
+				continue;
+			if (zsb_impl_param(im)) {
+				int e = zsb_set_module_impl(zsb_impl_param(im));
+
+				if (e) {
+					fprintf(stderr, "\nzsbench: setting splice_impl=%s: %s\n",
+						zsb_impl_param(im), strerror(-e));
+					rc = -1;
+					continue;
+				}
+			}
+			snprintf(nbuf, sizeof(nbuf), "%d", o->threads[ti]);
+			r = zsb_results_add(rs);
+			snprintf(r->source, sizeof(r->source), "stress-ng");
+			snprintf(r->workload, sizeof(r->workload), "stress-ng-splice");
+			snprintf(r->variant, sizeof(r->variant), "stress-ng-splice");
+			snprintf(r->impl, sizeof(r->impl), "%s", im->name);
+			r->unit = ZSB_UNIT_OPS_PER_SEC;
+			snprintf(r->metric, sizeof(r->metric),
+				 "stress-ng.splice.%dt.ops_per_sec", o->threads[ti]);
+			r->size = 64 * 1024;
+			r->threads = o->threads[ti];
+			for (int run = 0; run < runs; run++) {
+				char *out = NULL;
+				int st;
+				double v, ops;
+
+				zsb_progress("stress-ng --splice %s  %-9s run %d/%d", nbuf,
+					     im->name, run + 1, runs);
+				st = zsb_tool_run(argv, zsb_impl_param(im) ? zsb_bind_zsplice : NULL, NULL,
+						  o->tool_duration + 20, &out);
+				if (!out || zsb_stressng_parse(out, &ops, &v))
+					v = -1;
+				if (st || v < 0) {
+					snprintf(r->error, sizeof(r->error), "exit %d", st);
+					if (out) {
+						char *nl = strrchr(out, '\n');
+
+						while (nl && nl > out && !nl[1]) {
+							*nl = 0;
+							nl = strrchr(out, '\n');
+						}
+						snprintf(r->note, sizeof(r->note), "%s",
+							 nl ? nl + 1 : out);
+					}
+					fprintf(stderr, "\nzsbench: stress-ng (%s) failed: %s\n",
+						im->name, r->note);
+					free(out);
+					rc = -1;
+					break;
+				}
+				r->vals[r->runs++] = v;
+				free(out);
+			}
+			if (!r->runs) {
+				r->unsupported = 1;
+				r->runs = 1;
+			}
+			zsb_result_finish(r);
 		}
-		fprintf(f, "%-16s %12s %12s %12s %14.0f %8.2f\n", label, l[0], l[1], l[2],
-			pr.ops_per_sec, pr.stall_fraction);
 	}
-	fprintf(f, "\ndevzero (mainline /dev/zero since v6.7) behaves as copy.  LKP measured "
-		"12,433,266 ops/s before v6.7\nand 22,893 with v6.7's /dev/zero "
-		"(64 instances, 60 s).\n");
+	if (saved[0])
+		zsb_set_module_impl(saved);
+	return rc;
+}
+
+int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs)
+{
+	int rc = 0;
+
+	if (o->stress_ng && plain_run(o, rs))
+		rc = -1;
+	if (o->lkp_splice && lkp_run(o, rs))
+		rc = -1;
+	return rc;
 }

@@ -15,38 +15,50 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json.h>
+
 #include "tool.h"
 #include "zsbench.h"
 
-/* value of "key" : number, first after the "read" object starts */
-static int json_num_after(const char *s, const char *section, const char *key, double *v)
+/* a number member of an object, -1 when it is not there */
+static int num(struct json_object *o, const char *key, double *v)
 {
-	char pat[64];
-	const char *p = strstr(s, section);
+	struct json_object *m;
 
-	if (!p)
+	if (!json_object_object_get_ex(o, key, &m) ||
+	    !(json_object_is_type(m, json_type_double) || json_object_is_type(m, json_type_int)))
 		return -1;
-	snprintf(pat, sizeof(pat), "\"%s\"", key);
-	p = strstr(p, pat);
-	if (!p)
-		return -1;
-	p = strchr(p + strlen(pat), ':');
-	if (!p)
-		return -1;
-	*v = strtod(p + 1, NULL);
+	*v = json_object_get_double(m);
 	return 0;
 }
 
+/*
+ * fio --output-format=json: jobs[0].read.iops and .bw (KiB/s; with
+ * group_reporting the one job is the group).  fio may print warnings
+ * before the document, so it starts at the first line that opens one.
+ */
 int zsb_fio_parse(const char *out, double *iops, double *bw_kib)
 {
-	const char *j = strstr(out, "\"jobs\"");
+	const char *p = out;
+	struct json_object *d, *jobs, *read;
+	int rc = -1;
 
-	if (!j)
+	while (p && *p != '{') {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p)
 		return -1;
-	if (json_num_after(j, "\"read\"", "iops", iops) ||
-	    json_num_after(j, "\"read\"", "bw", bw_kib))
+	d = json_tokener_parse(p);
+	if (!d)
 		return -1;
-	return 0;
+	if (json_object_object_get_ex(d, "jobs", &jobs) &&
+	    json_object_is_type(jobs, json_type_array) && json_object_array_length(jobs) > 0 &&
+	    json_object_object_get_ex(json_object_array_get_idx(jobs, 0), "read", &read) &&
+	    !num(read, "iops", iops) && !num(read, "bw", bw_kib))
+		rc = 0;
+	json_object_put(d);
+	return rc;
 }
 
 static int find_dir(const struct zsb_opts *o, char *dir, size_t len)
