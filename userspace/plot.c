@@ -18,14 +18,9 @@ struct keys {
 	int n;
 };
 
-static int key_add(struct keys *k, const char *s)
+static void key_add(struct keys *k, const char *s)
 {
-	for (int i = 0; i < k->n; i++)
-		if (!strcmp(k->v[i], s))
-			return i;
-	if (k->n < MAXK)
-		k->v[k->n++] = s;
-	return k->n - 1;
+	k->n = zsb_add_unique(k->v, k->n, MAXK, s);
 }
 
 static int plottable(const struct zsb_result *r)
