@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JSON document (--json) and its reader (--replot, --compare), through
+ * The JSON document (run --json) and its reader (plot, compare), through
  * json-c.  Laid out one top-level member and one record per line, so that
  * busybox awk (the guest smoke test) can check it line by line.
  */
@@ -165,7 +165,7 @@ int zsb_json_write_file(const char *path, const struct zsb_results *rs)
 	return rc;
 }
 
-/* ---- reader: schema 1, 2 and 3 ---- */
+/* ---- reader: the current schema only ---- */
 
 static void get_s(struct json_object *o, const char *k, char *out, size_t len)
 {
@@ -204,12 +204,6 @@ static void get_values(struct json_object *o, const char *k, struct zsb_result *
 	n = json_object_array_length(a);
 	for (size_t i = 0; i < n && i < ZSB_MAX_RUNS; i++)
 		r->vals[i] = json_object_get_double(json_object_array_get_idx(a, i));
-	/*
-	 * Every run known: mean and sigma as this zsbench computes them
-	 * (schema 2 and older wrote the sample sigma).
-	 */
-	if (n > 0 && n <= ZSB_MAX_RUNS && (size_t)r->runs == n)
-		zsb_result_finish(r);
 }
 
 static void read_record(struct json_object *o, struct zsb_result *r)
@@ -235,9 +229,7 @@ static void read_record(struct json_object *o, struct zsb_result *r)
 	}
 	get_i(o, "threads", &r->threads);
 	get_i(o, "runs", &r->runs);
-	get_d(o, "ops_per_sec_mean", &r->mean);		/* schema 1 */
 	get_d(o, "mean", &r->mean);
-	get_d(o, "ops_per_sec_stddev", &r->stddev);	/* schema 1 */
 	get_d(o, "stddev", &r->stddev);
 	get_d(o, "bytes_per_sec_mean", &r->bytes_per_sec_mean);
 	get_d(o, "enospc_per_sec", &r->enospc_per_sec);
@@ -247,13 +239,13 @@ static void read_record(struct json_object *o, struct zsb_result *r)
 	get_i(o, "stalled", &r->stalled);
 	get_i(o, "instances_seen", &r->instances_seen);
 	get_i(o, "unsupported", &r->unsupported);
-	get_values(o, "ops_per_sec", r);			/* schema 1 */
 	get_values(o, "values", r);
 }
 
 int zsb_json_read_file(const char *path, struct zsb_results *rs)
 {
-	struct json_object *d, *recs;
+	struct json_object *d, *recs, *v;
+	int schema;
 
 	errno = 0;
 	d = json_object_from_file(path);
@@ -262,7 +254,11 @@ int zsb_json_read_file(const char *path, struct zsb_results *rs)
 			errno = EINVAL;
 		return -1;
 	}
-	if (!json_object_is_type(d, json_type_object)) {
+	schema = json_object_is_type(d, json_type_object) &&
+		 json_object_object_get_ex(d, "schema", &v) ? json_object_get_int(v) : 0;
+	if (schema != ZSB_JSON_SCHEMA) {
+		fprintf(stderr, "zsbench: %s: not a zsbench JSON document of schema %d%s\n", path,
+			ZSB_JSON_SCHEMA, schema ? " (an older zsbench wrote it)" : "");
 		json_object_put(d);
 		errno = EINVAL;
 		return -1;

@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading the module's statistics: "name value" lines in
- * /sys/kernel/debug/zsplice/<dev>/stats (debugfs, since the driver rework),
- * or /sys/class/misc/<dev>/stats on modules that predate it.
+ * /sys/kernel/debug/zsplice/<dev>/stats.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "zsbench.h"
 
-static const char *const stat_paths[] = {
-	"/sys/kernel/debug/zsplice/%s/stats",
-	"/sys/class/misc/%s/stats",
-};
+#define STATS_PATH	"/sys/kernel/debug/zsplice/%s/stats"
 
 /* value of @name in @text ("name value" lines); 0, or -1 if absent */
 int zsb_stat_parse(const char *text, const char *name, unsigned long long *val)
@@ -30,33 +26,29 @@ int zsb_stat_parse(const char *text, const char *name, unsigned long long *val)
 	return -1;
 }
 
-int zsb_stats_read(const char *dev, char *buf, size_t len, const char **from)
+int zsb_stats_read(const char *dev, char *buf, size_t len)
 {
-	for (size_t i = 0; i < sizeof(stat_paths) / sizeof(stat_paths[0]); i++) {
-		char path[128];
-		FILE *f;
-		size_t n;
+	char path[128];
+	FILE *f;
+	size_t n;
 
-		snprintf(path, sizeof(path), stat_paths[i], dev);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-		buf[n] = 0;
-		if (from)
-			*from = stat_paths[i];
-		return 0;
+	snprintf(path, sizeof(path), STATS_PATH, dev);
+	f = fopen(path, "re");
+	if (!f) {
+		buf[0] = 0;
+		return -1;
 	}
-	buf[0] = 0;
-	return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return 0;
 }
 
 int zsb_stat(const char *dev, const char *name, unsigned long long *val)
 {
 	char buf[8192];
 
-	if (zsb_stats_read(dev, buf, sizeof(buf), NULL))
+	if (zsb_stats_read(dev, buf, sizeof(buf)))
 		return -1;
 	return zsb_stat_parse(buf, name, val);
 }

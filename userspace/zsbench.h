@@ -266,13 +266,10 @@ int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_result
 
 /* ---- json (json.c, through json-c) ---- */
 /*
- * Version of the JSON document: 1 had ops_per_sec_mean/_stddev and
- * ops_per_sec (whatever the unit); 2 has schema, the zsbench, module and
- * kernel versions, a units table, and per record value (in unit), mean,
- * stddev and values (in values_unit); 3 has the same members, but stddev
- * is the population sigma (as lkp-tests' ncompare), where 2 had the sample
- * sigma.  The reader takes all three and recomputes mean and stddev from
- * values when every run is there.
+ * Version of the JSON document: schema, the zsbench, module and kernel
+ * versions, a units table, and per record value (in unit), mean, stddev
+ * (the population sigma, as lkp-tests' ncompare) and values (in
+ * values_unit).  The reader takes this schema only.
  */
 #define ZSB_JSON_SCHEMA	3
 #ifndef ZSB_VERSION
@@ -334,7 +331,7 @@ void zsb_model_print(FILE *f, const struct zsb_opts *o);
 
 /* ---- module statistics (kstats.c) ---- */
 int zsb_stat_parse(const char *text, const char *name, unsigned long long *val);
-int zsb_stats_read(const char *dev, char *buf, size_t len, const char **from);
+int zsb_stats_read(const char *dev, char *buf, size_t len);
 int zsb_stat(const char *dev, const char *name, unsigned long long *val);
 
 /* helpers */
