@@ -233,7 +233,7 @@ if has_phase icount; then
 		say "icount: kernel $k ($(cat "${kdir[$k]}/release"))"
 		kernel_boot "$k" icount --icount --cpus 1 --timeout 900 \
 			--file "$top/userspace/zsbench:/zs/bin/" --collect /tmp/icount.json -- \
-			"zsbench --icount --no-load --no-floor --runs 5 --duration 0.01 --quiet \
+			"zsbench run --icount --no-load --no-floor --runs 5 --duration 0.01 --quiet \
 				--impl devzero --json /tmp/icount.json \
 				--workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K" &&
 			cp "$out/icount-$k/icount.json" "$out/icount-$k.json" &&
@@ -274,8 +274,8 @@ if has_phase guest; then
 		if [ "$k" = stock ] || [ ! -f "$out/zsbench-stock.json" ] || [ ! -f "$out/zsbench-$k.json" ]; then
 			continue
 		fi
-		echo "== zsbench --compare stock $k" | tee -a "$out/summary.txt"
-		"$top/userspace/zsbench" --compare "$out/zsbench-stock.json" "$out/zsbench-$k.json" |
+		echo "== zsbench compare stock $k" | tee -a "$out/summary.txt"
+		"$top/userspace/zsbench" compare "$out/zsbench-stock.json" "$out/zsbench-$k.json" |
 			tee -a "$out/summary.txt"
 	done
 fi
@@ -285,9 +285,9 @@ for j in "$out"/icount-*.json; do
 	if [ "$k" = stock ] || [ ! -f "$out/icount-stock.json" ]; then
 		continue
 	fi
-	echo "== zsbench --compare stock $k, guest instructions per op (-icount; $(cat "$out/icount-$k/run.txt" 2>/dev/null))" |
+	echo "== zsbench compare stock $k, guest instructions per op (-icount; $(cat "$out/icount-$k/run.txt" 2>/dev/null))" |
 		tee -a "$out/summary.txt"
-	"$top/userspace/zsbench" --compare "$out/icount-stock.json" "$j" | tee -a "$out/summary.txt"
+	"$top/userspace/zsbench" compare "$out/icount-stock.json" "$j" | tee -a "$out/summary.txt"
 done
 
 # The summary, with the command and commit that produced it, in results/.

@@ -45,14 +45,14 @@ done
 
 if [ -x /zs/bin/zsbench ]; then
 	# shellcheck disable=SC2086
-	section zsbench /zs/bin/zsbench --quiet --no-load --impl devzero --json /tmp/zsbench.json \
+	section zsbench /zs/bin/zsbench run --quiet --no-load --impl devzero --json /tmp/zsbench.json \
 		${ZSBENCH_ARGS:---workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K,sendfile-tcp-64K --threads 1,2 --runs 5}
 fi
 
 [ -f /zs/zsplice.ko ] && insmod /zs/zsplice.ko
 if [ -n "${MEM_LKP_STRESSNG:-}" ] && [ -c /dev/zsplice ]; then
-	section lkp /zs/bin/zsbench --no-load --tools-only --lkp-splice \
-		--impl devzero,none --lkp-stress-ng "$MEM_LKP_STRESSNG" \
+	section lkp /zs/bin/zsbench run --no-load --workload lkp-splice \
+		--impl devzero,none --stress-ng-bin "$MEM_LKP_STRESSNG" \
 		--lkp-time "${MEM_LKP_TIME:-60}"
 fi
 

@@ -8,13 +8,14 @@
 # zsbench.txt (the table), zsbench.json, zsbench.png, zsbench-threads.png,
 # zsbench.run (command, commit, date) and README.md (tools/results.py).
 #
-# Environment: ZSBENCH_ARGS replaces the default zsbench arguments (--all;
-# with --lkp-splice the cached stress-ng V0.17.00 goes into the guest too);
+# Environment: ZSBENCH_ARGS replaces the default zsbench run arguments
+# (--workload all; with lkp-splice among the workloads the cached stress-ng
+# V0.17.00 goes into the guest too);
 # BENCH_WHERE=host|vm forces the place; KVER as for the rig.
 #
 # ICOUNT=1 (make bench ICOUNT=1): the deterministic form.  The guest boots
 # under QEMU -icount shift=0,sleep=off with one vCPU (run.sh --icount) and
-# zsbench --icount measures fixed-count loops in guest ns = instructions;
+# zsbench run --icount measures fixed-count loops in guest ns = instructions;
 # results in results/zsbench-icount.txt, .json and .run (Documentation/
 # benchmarking.rst).
 set -euo pipefail
@@ -35,7 +36,7 @@ if [ "$icount" = 1 ]; then
 	name=zsbench-icount
 	vmopts=(--icount --cpus 1)
 else
-	args=${ZSBENCH_ARGS:---all}
+	args=${ZSBENCH_ARGS:---workload all}
 fi
 mkdir -p "$res"
 
@@ -51,8 +52,8 @@ fi
 
 finish() {
 	# The table is printed by zsbench; plot on the host, where gnuplot is.
-	[ "$icount" = 1 ] || "$top/userspace/zsbench" --replot "$res/zsbench.json" \
-		--plot "$res/zsbench.png" > /dev/null
+	[ "$icount" = 1 ] || "$top/userspace/zsbench" plot "$res/zsbench.json" \
+		--output "$res/zsbench.png" > /dev/null
 	# What produced the JSON, for results/README.md (tools/results.py)
 	{
 		echo "command=make bench${ICOUNT:+ ICOUNT=$ICOUNT}${ZSBENCH_ARGS:+ ZSBENCH_ARGS=\"$ZSBENCH_ARGS\"}"
@@ -69,7 +70,7 @@ host)
 	echo "bench: on the host (kernel $(uname -r))" >&2
 	make -C "$top" KVER="$(uname -r)" module userspace >&2
 	# shellcheck disable=SC2086
-	"$top/userspace/zsbench" --module "$top/zsplice.ko" $args \
+	"$top/userspace/zsbench" run --module "$top/zsplice.ko" $args \
 		--json "$res/zsbench.json" | tee "$res/zsbench.txt"
 	finish
 	;;
@@ -82,11 +83,12 @@ vm)
 	out=$res/vm
 	[ "$icount" = 0 ] || out=$res/vm-icount
 	rm -rf "$out"
-	# --lkp-splice wants LKP's stress-ng at the same path in the guest
+	# lkp-splice wants LKP's stress-ng at the same path in the guest
 	lkp=()
 	lkpbin=${ZS_CACHE:-/var/cache/zsplice}/stress-ng/V0.17.00/stress-ng
-	if [[ " $args " == *" --lkp-splice "* ]] && [ -x "$lkpbin" ]; then
+	if [[ $args == *lkp-splice* ]] && [ -x "$lkpbin" ]; then
 		lkp=(--file "$lkpbin:$lkpbin")
+		args="--lkp-stress-ng $lkpbin $args"
 	fi
 	# Guest booted with mitigations=off: under TCG every syscall entry
 	# otherwise pays for retpolines and page-table switches, which hides
@@ -99,7 +101,7 @@ vm)
 		--file "$top/userspace/fio:/zs/fio" "${lkp[@]}" \
 		--collect /tmp/$name.json --collect /tmp/$name.txt \
 		-- \
-		"zsbench --module /zs/zsplice.ko --fio-dir /zs/fio $args --json /tmp/$name.json > /tmp/$name.txt"
+		"zsbench run --module /zs/zsplice.ko --fio-dir /zs/fio $args --json /tmp/$name.json > /tmp/$name.txt"
 	cp "$out/$name.json" "$out/$name.txt" "$res/"
 	cat "$res/$name.txt"
 	finish

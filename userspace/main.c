@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* zsbench: main program. */
+/* zsbench: run, compare, plot, model, list. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
-#include <linux/zsplice.h>
-
 #include "zsbench.h"
 
-static void list(void)
+static int cmd_list(void)
 {
 	char b[16];
 
@@ -27,9 +25,18 @@ static void list(void)
 		       w->flags & WL_SINGLE ? "  [1 thread]" : "",
 		       w->default_on ? "  [default]" : "", w->desc);
 	}
+	printf("tools:\n"
+	       "  stress-ng            stress-ng --splice N --metrics-brief per implementation\n"
+	       "  lkp-splice           LKP's stress-ng V0.17.00 splice run, with the model\n"
+	       "  fio                  the fio job files (io_uring, sequential read)\n"
+	       "groups:\n"
+	       "  default              the workloads marked default\n"
+	       "  all                  default, stress-ng and fio\n");
+	return 0;
 }
 
-static int finish(const struct zsb_opts *o, struct zsb_results *rs)
+/* the tables of a run, its JSON and its plot */
+static int output(const struct zsb_opts *o, struct zsb_results *rs)
 {
 	int rc = 0;
 
@@ -54,76 +61,98 @@ static int finish(const struct zsb_opts *o, struct zsb_results *rs)
 	return rc;
 }
 
+static int read_json(const char *path, struct zsb_results *rs)
+{
+	if (!zsb_json_read_file(path, rs))
+		return 0;
+	fprintf(stderr, "zsbench: cannot read %s: %m\n", path);
+	return -1;
+}
+
+static int cmd_compare(const struct zsb_opts *o)
+{
+	struct zsb_results base = { 0 }, cand = { 0 };
+	int rc = 1;
+
+	if (!read_json(o->files[0], &base) && !read_json(o->files[1], &cand))
+		rc = zsb_compare(stdout, &base, &cand, o->files[0], o->files[1]) ? 1 : 0;
+	free(base.r);
+	free(cand.r);
+	return rc;
+}
+
+static int cmd_plot(const struct zsb_opts *o)
+{
+	struct zsb_results rs = { 0 };
+	int rc = 1;
+
+	if (!read_json(o->files[0], &rs))
+		rc = output(o, &rs);
+	free(rs.r);
+	return rc;
+}
+
+static int cmd_run(const struct zsb_opts *o)
+{
+	struct zsb_results rs = { 0 };
+	struct utsname u;
+	int need_module = 0, rc = 0;
+
+	zsb_quiet = o->quiet;
+	uname(&u);
+	snprintf(rs.kernel, sizeof(rs.kernel), "%s", u.release);
+	snprintf(rs.kernel_version, sizeof(rs.kernel_version), "%s", u.version);
+	snprintf(rs.baseline, sizeof(rs.baseline), "%s", o->baseline);
+	rs.duration = o->duration;
+	for (int k = 0; k < o->nimpls; k++)
+		need_module |= o->impls[k]->dev != ZSB_DEV_DEVZERO;
+	if (need_module && zsb_module_setup(o))
+		return 1;
+	zsb_module_version(rs.module_version, sizeof(rs.module_version));
+	if (!o->no_workloads)
+		zsb_run(o, &rs);
+	if ((o->stress_ng || o->lkp_splice) && zsb_stressng_run(o, &rs))
+		rc = 1;
+	if (o->fio && zsb_fio_run(o, &rs))
+		rc = 1;
+	if (need_module)
+		zsb_module_teardown();
+	if (output(o, &rs))
+		rc = 1;
+	free(rs.r);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct zsb_opts o;
-	struct zsb_results rs = { 0 };
-	struct utsname u;
 	char err[256];
-	int need_module = 0, rc = 0;
 
 	if (zsb_parse_opts(argc, argv, &o, err, sizeof(err))) {
-		fprintf(stderr, "zsbench: %s\n", err);
+		fprintf(stderr, "zsbench%s%s: %s\n", o.cmd >= 0 ? " " : "",
+			o.cmd >= 0 ? zsb_cmds[o.cmd].name : "", err);
 		return 2;
 	}
 	if (o.help) {
-		zsb_usage(stdout);
+		zsb_usage(stdout, o.cmd);
 		return 0;
 	}
 	if (o.version) {
 		printf("zsbench %s (JSON schema %d)\n", ZSB_VERSION, ZSB_JSON_SCHEMA);
 		return 0;
 	}
-	if (o.list) {
-		list();
-		return 0;
-	}
-	if (o.compare[0]) {
-		struct zsb_results base = { 0 };
-
-		for (int i = 0; i < 2; i++)
-			if (zsb_json_read_file(o.compare[i], i ? &rs : &base)) {
-				fprintf(stderr, "zsbench: cannot read %s: %m\n", o.compare[i]);
-				return 1;
-			}
-		rc = zsb_compare(stdout, &base, &rs, o.compare[0], o.compare[1]) ? 1 : 0;
-		free(base.r);
-		free(rs.r);
-		return rc;
-	}
-	if (o.model) {
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	switch (o.cmd) {
+	case ZSB_CMD_RUN:
+		return cmd_run(&o);
+	case ZSB_CMD_COMPARE:
+		return cmd_compare(&o);
+	case ZSB_CMD_PLOT:
+		return cmd_plot(&o);
+	case ZSB_CMD_MODEL:
 		zsb_model_print(stdout, &o);
 		return 0;
+	default:
+		return cmd_list();
 	}
-	zsb_quiet = o.quiet;
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (o.replot) {
-		if (zsb_json_read_file(o.replot, &rs)) {
-			fprintf(stderr, "zsbench: cannot read %s: %m\n", o.replot);
-			return 1;
-		}
-		return finish(&o, &rs);
-	}
-	uname(&u);
-	snprintf(rs.kernel, sizeof(rs.kernel), "%s", u.release);
-	snprintf(rs.kernel_version, sizeof(rs.kernel_version), "%s", u.version);
-	snprintf(rs.baseline, sizeof(rs.baseline), "%s", o.baseline);
-	rs.duration = o.duration;
-	for (int k = 0; k < o.nimpls; k++)
-		need_module |= o.impls[k]->dev != ZSB_DEV_DEVZERO;
-	if (need_module && zsb_module_setup(&o))
-		return 1;
-	zsb_module_version(rs.module_version, sizeof(rs.module_version));
-	if (!o.no_workloads)
-		zsb_run(&o, &rs);
-	if ((o.stress_ng || o.lkp_splice) && zsb_stressng_run(&o, &rs))
-		rc = 1;
-	if (o.fio && zsb_fio_run(&o, &rs))
-		rc = 1;
-	if (need_module)
-		zsb_module_teardown();
-	if (finish(&o, &rs))
-		rc = 1;
-	free(rs.r);
-	return rc;
 }

@@ -163,7 +163,7 @@ int zsb_plot(const struct zsb_results *rs, const char *png)
 	fclose(f);
 	if (!zsb_in_path("gnuplot")) {
 		fprintf(stderr, "zsbench: gnuplot is not installed here: wrote the script %s; "
-			"render it with 'gnuplot %s' or run 'zsbench --replot FILE.json --plot %s' "
+			"render it with 'gnuplot %s' or run 'zsbench plot FILE.json --output %s' "
 			"on a machine with gnuplot\n", gp, gp, png);
 		return -1;
 	}

@@ -181,7 +181,7 @@ void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline)
 }
 
 /*
- * zsbench --compare BASE.json CAND.json: the same table between two runs
+ * zsbench compare BASE.json CAND.json: the same table between two runs
  * (say a stock and a patched kernel), one row per (metric, implementation)
  * present in both, with the implementation in brackets after the metric.
  */

@@ -183,67 +183,100 @@ struct zsb_results {
 struct zsb_result *zsb_results_add(struct zsb_results *rs);
 void zsb_result_finish(struct zsb_result *r);
 
-/* ---- options (opts.c) ---- */
+/* ---- the command line (cli.c) ---- */
+enum zsb_cmd_id { ZSB_CMD_RUN, ZSB_CMD_COMPARE, ZSB_CMD_PLOT, ZSB_CMD_MODEL, ZSB_CMD_LIST,
+		  ZSB_NCMDS };
+
+struct zsb_cmd {
+	const char *name;
+	const char *args;	/* after the command in its usage line */
+	const char *summary;	/* one line, for zsbench --help */
+	const char *desc;
+};
+extern const struct zsb_cmd zsb_cmds[ZSB_NCMDS];
+
 struct zsb_opts {
+	int cmd;		/* enum zsb_cmd_id, -1 for none */
+	uint64_t given;		/* bit i: zsb_options[i] was on the command line */
+	const char *files[2];	/* compare BASE CAND, plot RUN */
+	int nfiles;
+	int help;
+	int version;
+	/* run: the selection */
 	const struct zsb_impl *impls[ZSB_MAX_SEL];
 	int nimpls;
 	const struct zsb_workload *wls[ZSB_MAX_SEL];
 	int nwls;
+	int no_workloads;	/* --workload named only tools */
+	int stress_ng;		/* --workload stress-ng */
+	int fio;		/* --workload fio */
+	int lkp_splice;		/* --workload lkp-splice */
 	int threads[ZSB_MAX_THREADS_LIST];
 	int nthreads;
 	int runs;
 	double duration;
 	const char *baseline;
-	const char *json;
-	const char *plot;
-	const char *replot;
-	const char *compare[2];	/* --compare BASE.json CAND.json */
-	int format_lkp;		/* --format=lkp */
 	int no_floor;
-	int icount;		/* --icount: fixed-count loops (icount.c) */
-	int version;
-	const char *module;
-	const char *fio_dir;
-	int no_load;
-	int stress_ng;		/* also run stress-ng */
-	int fio;		/* also run fio */
-	int only_tools;		/* --stress-ng/--fio given alone: skip own workloads */
-	int no_workloads;
+	int icount;		/* --icount: fixed-count loops */
+	int quick;
+	/* run: tools */
 	double tool_duration;
-	int folio_order;
-	size_t fill_pipe;
-	unsigned long long fill_max;
-	int quiet;
-	int help;
-	int list;
-	/* lkp-splice (lkp.c) and the capacity model (capacity.c) */
-	int lkp_splice;
-	const char *stress_ng_bin;	/* --stress-ng-bin */
-	const char *lkp_stress_ng;	/* --lkp-stress-ng */
+	const char *fio_dir;
+	const char *stress_ng_bin;
+	const char *lkp_stress_ng;
 	double lkp_time;
 	unsigned int lkp_bytes;
 	int lkp_instances;
-	int lkp_no_verify;	/* --lkp-no-verify: LKP's command without --verify */
-	int model;
+	int lkp_no_verify;	/* LKP's command without --verify */
+	/* run: module */
+	const char *module;
+	int no_load;
+	int folio_order;
+	size_t fill_pipe;
+	unsigned long long fill_max;
+	/* output */
+	const char *json;
+	const char *plot;	/* run --plot, plot --output */
+	int format_lkp;		/* --format lkp */
+	int quiet;
+	/* model */
 	double model_instances;
 	double model_rate;
 	unsigned int model_extra;
 };
 
-/* returns 0, or -1 with a one-line message in err */
-int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t errlen);
-void zsb_usage(FILE *f);
+enum zsb_opt_type {
+	ZSB_OPT_FLAG,		/* int, set to 1 */
+	ZSB_OPT_INT,		/* int, base 10, in range */
+	ZSB_OPT_UINT,		/* unsigned int, base 10, in range */
+	ZSB_OPT_U64,		/* unsigned long long, base 10, in range */
+	ZSB_OPT_SIZE,		/* size_t, N, NK or NM, in range */
+	ZSB_OPT_DOUBLE,		/* double, in range */
+	ZSB_OPT_STR,		/* const char * */
+	ZSB_OPT_CUSTOM,		/* parse() does it */
+};
 
-/* the option table getopt's table and the usage text are made from */
-struct zsb_optdef {
+/* one option: the getopt table, the parser and --help are made from these */
+struct zsb_option {
 	const char *name;	/* long option, without -- */
-	int id;
-	const char *arg;	/* metavariable, NULL: no argument */
-	const char *section;	/* starts a usage section when set */
+	unsigned int cmds;	/* bit per enum zsb_cmd_id that takes it */
+	enum zsb_opt_type type;
+	size_t off;		/* offsetof(struct zsb_opts, its field) */
+	double min, max;	/* the range of numbers */
+	const char *arg;	/* metavariable, NULL: no value */
+	int (*parse)(struct zsb_opts *o, const char *arg, char *err, size_t errlen);
+	const char *section;	/* a heading before it in --help */
 	const char *help;	/* lines separated by \n */
 };
-extern const struct zsb_optdef zsb_optdefs[];
-extern const size_t zsb_noptdefs;
+extern const struct zsb_option zsb_options[];
+extern const size_t zsb_noptions;
+
+/* argv[1] is the command; returns 0, or -1 with a one-line message in err */
+int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t errlen);
+/* the usage of a command (enum zsb_cmd_id), or of zsbench with cmd -1 */
+void zsb_usage(FILE *f, int cmd);
+/* the option was given on the command line */
+int zsb_given(const struct zsb_opts *o, const char *name);
 
 /* ---- runner (runner.c) ---- */
 /* zsbench's own workloads over the selection, timed or (--icount) fixed-count */
@@ -304,7 +337,7 @@ void zsb_module_teardown(void);
 void zsb_module_version(char *buf, size_t len);
 
 /* ---- external tools (engines/stress-ng.c, engines/fio.c) and the plot ---- */
-/* stress-ng, plain (--stress-ng) and LKP's profile (--lkp-splice) */
+/* stress-ng, plain (--workload stress-ng) and LKP's profile (--workload lkp-splice) */
 int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs);
 int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs);
 int zsb_plot(const struct zsb_results *rs, const char *png);

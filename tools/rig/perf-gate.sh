@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The perf gate of `make check`: instruction counts of the splice paths,
-# measured by zsbench --icount in a guest under QEMU -icount shift=0 (one
+# measured by zsbench run --icount in a guest under QEMU -icount shift=0 (one
 # guest ns per executed instruction: the same figures on every boot,
 # whatever the host is doing), judged by fixed rules and against a
 # baseline file per kernel line.  Prints TAP.
@@ -12,7 +12,7 @@
 #   --ko PATH       module to measure (default: zsplice.ko of the tree,
 #                   built for KVER)
 #   --out DIR       logs and the run's JSON (default .perf-gate/)
-#   --json FILE     judge this zsbench --icount JSON instead of booting
+#   --json FILE     judge this zsbench run --icount JSON instead of booting
 #                   (repeatable: the records of every file count)
 #   --baseline DIR  baseline files (default tools/rig/perf-baseline)
 #   --update        write the baseline of KVER's line from this run (after
@@ -81,9 +81,9 @@ if [ ${#jsons[@]} -eq 0 ]; then
 		--file "$ko:/zs/zsplice.ko" --file "$zsb:/zs/bin/zsbench" \
 		--collect /tmp/copy.json --collect /tmp/fast.json -- \
 		"insmod /zs/zsplice.ko &&
-		 zsbench $common --impl devzero,copy --workload splice-4K,splice-64K \
+		 zsbench run $common --impl devzero,copy --workload splice-4K,splice-64K \
 			--json /tmp/copy.json &&
-		 zsbench $common --impl zeropage,folio \
+		 zsbench run $common --impl zeropage,folio \
 			--workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K \
 			--json /tmp/fast.json"
 	rc=$?

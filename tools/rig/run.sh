@@ -25,7 +25,7 @@
 #   --append ARGS       extra guest kernel command line (e.g. mitigations=off)
 #   --icount            deterministic guest time: TCG, one host thread,
 #                       -icount shift=0,sleep=off (1 guest ns per executed
-#                       instruction; zsbench --icount measures in it)
+#                       instruction; zsbench run --icount measures in it)
 #   --interactive       busybox shell on the serial console (make vm-shell)
 #   --quiet             do not stream the guest output to stdout
 #

@@ -123,7 +123,7 @@ int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs)
 	struct dirent *e;
 
 	if (!zsb_in_path("fio")) {
-		fprintf(stderr, "zsbench: fio not found in PATH, skipping --fio\n");
+		fprintf(stderr, "zsbench: fio not found in PATH, skipping fio\n");
 		return -1;
 	}
 	if (find_dir(o, dir, sizeof(dir))) {

@@ -21,7 +21,7 @@
 #      programs/stress-ng package installs it (the cached V0.17.00 build);
 #   4. that run's real output through our parse and their sbin/dump-stat:
 #      the JSON must hold zsbench.splice.ops_per_sec > 0;
-#   5. zsbench --compare against their lib/compare.rb (ncompare's
+#   5. zsbench compare against their lib/compare.rb (ncompare's
 #      statistics and row layout) on the same runs: the rows must be equal.
 #
 # Ends "check-lkp: N passed, N failed".  Environment: LKP_SRC (required),
@@ -223,7 +223,7 @@ json_doc() {
 }
 json_doc base >"$work/base.json"
 json_doc cand >"$work/cand.json"
-"$top/userspace/zsbench" --compare "$work/base.json" "$work/cand.json" |
+"$top/userspace/zsbench" compare "$work/base.json" "$work/cand.json" |
 	sed -n 's/ \[x\]$//p' >"$work/ours.txt"
 for c in "${cases[@]}"; do
 	read -r name b v <<<"$c"
@@ -239,6 +239,6 @@ done >"$work/theirs.txt" 2>"$work/theirs.err"
 while IFS= read -r line; do echo "  ncompare: $line"; done <"$work/theirs.txt"
 while IFS= read -r line; do echo "  zsbench:  $line"; done <"$work/ours.txt"
 [ "$(wc -l <"$work/theirs.txt")" = "${#cases[@]}" ] && diff "$work/theirs.txt" "$work/ours.txt"
-check $? "zsbench --compare prints ncompare's rows on the same runs (${#cases[@]} cases)"
+check $? "zsbench compare prints ncompare's rows on the same runs (${#cases[@]} cases)"
 
 finish

@@ -44,7 +44,7 @@ mkdir -p "$res"
 files=(--file "$top/zsplice.ko" --file "$top/userspace/zsbench:/zs/bin/zsbench")
 cmd="insmod /zs/zsplice.ko && echo 'lkp: module loaded with default parameters' &&"
 cmd="$cmd grep -E '^(folio_bytes|zeropage_bytes) ' /sys/kernel/debug/zsplice/zsplice/stats;"
-zsb="zsbench --no-load --tools-only --quiet --lkp-splice --impl $impls"
+zsb="zsbench run --no-load --quiet --workload lkp-splice --impl $impls"
 if [[ $parts != *" old "* ]]; then
 	:
 elif [ -x "$cache/V0.17.00/stress-ng" ]; then
@@ -53,15 +53,15 @@ elif [ -x "$cache/V0.17.00/stress-ng" ]; then
 else
 	echo "run-vm: $cache/V0.17.00/stress-ng missing (Documentation/benchmarking.rst);" \
 		"running Debian's stress-ng 0.15.06 instead (same 1-byte splice)" >&2
-	cmd="$cmd $zsb --lkp-stress-ng stress-ng --lkp-time $lkp_time --json /tmp/lkp-v0.17.00-1k.json;"
+	cmd="$cmd $zsb --stress-ng-bin stress-ng --lkp-time $lkp_time --json /tmp/lkp-v0.17.00-1k.json;"
 fi
 if [[ $parts != *" new "* ]]; then
 	:
 elif [ -x "$cache/$new_tag/stress-ng" ]; then
 	new=/zs/bin/stress-ng-$new_tag
 	files+=(--file "$cache/$new_tag/stress-ng:$new")
-	cmd="$cmd $zsb --lkp-stress-ng $new --lkp-time $new_time --json /tmp/lkp-new-1k.json;"
-	cmd="$cmd $zsb --lkp-stress-ng $new --lkp-time $new_time --lkp-bytes 65536 --json /tmp/lkp-new-64k.json;"
+	cmd="$cmd $zsb --stress-ng-bin $new --lkp-time $new_time --json /tmp/lkp-new-1k.json;"
+	cmd="$cmd $zsb --stress-ng-bin $new --lkp-time $new_time --lkp-bytes 65536 --json /tmp/lkp-new-64k.json;"
 else
 	echo "run-vm: $cache/$new_tag/stress-ng missing: skipping the newest stress-ng" >&2
 fi
@@ -71,7 +71,7 @@ if [[ $parts == *" verify "* ]]; then
 			files+=(--file "$cache/V0.17.00/stress-ng:$cache/V0.17.00/stress-ng")
 		vi=${VERIFY_IMPLS:-none,folio,copy}
 		vi2=$(tr ',' '\n' <<<"$vi" | grep -vx copy | paste -sd, -)
-		v="zsbench --no-load --tools-only --quiet --lkp-splice --lkp-time $lkp_time"
+		v="zsbench run --no-load --quiet --workload lkp-splice --lkp-time $lkp_time"
 		cmd="$cmd $v --impl $vi --json /tmp/lkp-verify-1.json;"
 		cmd="$cmd $v --impl $vi --lkp-no-verify --json /tmp/lkp-noverify-1.json;"
 		[ -n "$vi2" ] && cmd="$cmd $v --impl $vi2 --lkp-no-verify --json /tmp/lkp-noverify-2.json;"

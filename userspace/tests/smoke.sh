@@ -23,12 +23,12 @@ if [ ! -e /dev/zsplice ]; then
 	ktap_test_fail "/dev/zsplice present (load zsplice first)"
 	ktap_finished
 fi
-# 7 zsbench runs and table checks, 8 JSON checks (the awk below), 1 for
+# 8 zsbench runs and table checks, 8 JSON checks (the awk below), 1 for
 # the 2-thread records.
-ktap_set_plan 16
+ktap_set_plan 17
 
 # folio size from the module statistics, else from folio_order
-FOLIO=$(cat /sys/kernel/debug/zsplice/zsplice/stats /sys/class/misc/zsplice/stats 2>/dev/null | awk '$1 == "folio_size" { print $2; exit }')
+FOLIO=$(awk '$1 == "folio_size" { print $2; exit }' /sys/kernel/debug/zsplice/zsplice/stats 2>/dev/null)
 if [ -z "$FOLIO" ]; then
 	ORDER=$(cat /sys/module/zsplice/parameters/folio_order 2>/dev/null || echo 4)
 	FOLIO=$((4096 << ORDER))
@@ -41,18 +41,23 @@ FILLMAX=1048576	# zsbench's default --fill-max
 
 "$ZSBENCH" --help >/dev/null 2>&1
 tap $? "zsbench --help exits 0"
-"$ZSBENCH" --no-such-option >/dev/null 2>"$DIR/err"
+st=0
+for c in run compare plot model list; do
+	"$ZSBENCH" $c --help | grep -q "^usage: zsbench $c" || st=1
+done
+tap $st "zsbench COMMAND --help: every command's usage"
+"$ZSBENCH" run --no-such-option >/dev/null 2>"$DIR/err"
 st=$?
 [ $st = 2 ] && [ "$(wc -l < "$DIR/err")" -eq 1 ]
 tap $? "bad option: exit 2 and one line (got $st)"
 
-"$ZSBENCH" --no-load --quiet --impl $IMPLS --threads 1 --runs 2 --duration 0.05 \
+"$ZSBENCH" run --no-load --quiet --impl $IMPLS --threads 1 --runs 2 --duration 0.05 \
 	--json "$DIR/smoke.json" > "$DIR/table.txt" 2> "$DIR/stderr.txt"
 st=$?
 tap $st "zsbench run of all workloads x $IMPLS (exit $st)"
 [ $st = 0 ] || sed 's/^/# /' "$DIR/stderr.txt"
 
-"$ZSBENCH" --no-load --quiet --impl copy,zeropage,folio --threads 2 --runs 1 \
+"$ZSBENCH" run --no-load --quiet --impl copy,zeropage,folio --threads 2 --runs 1 \
 	--duration 0.05 --workload splice-64K,pipe-class,sendfile-tcp-64K \
 	--json "$DIR/smoke2.json" > /dev/null 2> "$DIR/stderr2.txt"
 tap $? "zsbench with 2 threads"
@@ -62,10 +67,10 @@ tap $? "table has the LKP header"
 grep -q "zsbench.splice-64K.1t.ops_per_sec" "$DIR/table.txt"
 tap $? "table has the splice-64K metric"
 
-"$ZSBENCH" --replot "$DIR/smoke.json" > /dev/null 2>&1
-tap $? "--replot reads the JSON back"
+"$ZSBENCH" plot "$DIR/smoke.json" > /dev/null 2>&1
+tap $? "zsbench plot reads the JSON back"
 
-awk -v folio="$FOLIO" -v slots="$SLOTS" -v fillmax="$FILLMAX" -v devzero_splice="$DEVZERO_SPLICE" -v want_variants="$("$ZSBENCH" --list | awk '/^workloads/ { w = 1; next } w && /\[default\]/ { print $1 }' | tr '\n' ' ')" '
+awk -v folio="$FOLIO" -v slots="$SLOTS" -v fillmax="$FILLMAX" -v devzero_splice="$DEVZERO_SPLICE" -v want_variants="$("$ZSBENCH" list | awk '/^workloads/ { w = 1; next } w && /\[default\]/ { print $1 }' | tr '\n' ' ')" '
 function f(key,   m, v) {
 	if (!match($0, "\"" key "\":(\"[^\"]*\"|[^,}]*)"))
 		return "MISSING"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zsbench --compare: the robot's 2023 table between two result files, as
+ * zsbench compare: the robot's 2023 table between two result files, as
  * written by --json and read back.
  */
 #include <stdlib.h>
