@@ -50,7 +50,7 @@
 
 #include <linux/zsplice.h>
 
-#include "capacity.h"
+#include "model.h"
 #include "tool.h"
 #include "zsbench.h"
 

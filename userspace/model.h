@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The capacity model of stress-ng's splice stressor (capacity.c). */
-#ifndef ZSB_CAPACITY_H
-#define ZSB_CAPACITY_H
+/* The capacity model of stress-ng's splice stressor (model.c). */
+#ifndef ZSB_MODEL_H
+#define ZSB_MODEL_H
 
 #include <stdint.h>
 

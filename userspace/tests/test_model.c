@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "capacity.h"
+#include "model.h"
 #include "tap.h"
 
 #define LKP_PARENT	12433266.318333	/* mean of the robot's parent runs */

@@ -54,7 +54,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "capacity.h"
+#include "model.h"
 #include "zsbench.h"
 
 #define CAP_PAGE	4096u
