@@ -5,6 +5,8 @@
  * busybox awk (the guest smoke test) can check it line by line.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <math.h>
 #include <string.h>
 
@@ -206,6 +208,28 @@ static void get_values(struct json_object *o, const char *k, struct zsb_result *
 		r->vals[i] = json_object_get_double(json_object_array_get_idx(a, i));
 }
 
+/* A record's numeric fields, by key: doubles, or ints where INT is set. */
+#define NUM(key, member, is_int) { key, offsetof(struct zsb_result, member), is_int }
+static const struct {
+	const char *key;
+	size_t off;
+	bool is_int;
+} num_fields[] = {
+	NUM("threads", threads, true),
+	NUM("runs", runs, true),
+	NUM("mean", mean, false),
+	NUM("stddev", stddev, false),
+	NUM("bytes_per_sec_mean", bytes_per_sec_mean, false),
+	NUM("enospc_per_sec", enospc_per_sec, false),
+	NUM("fill_count", fill_count, false),
+	NUM("fill_capped", fill_capped, true),
+	NUM("iowq_workers", iowq_workers, true),
+	NUM("stalled", stalled, true),
+	NUM("instances_seen", instances_seen, true),
+	NUM("unsupported", unsupported, true),
+};
+#undef NUM
+
 static void read_record(struct json_object *o, struct zsb_result *r)
 {
 	char unit[32] = "";
@@ -227,18 +251,14 @@ static void read_record(struct json_object *o, struct zsb_result *r)
 		get_d(o, "size", &d);
 		r->size = (size_t)d;
 	}
-	get_i(o, "threads", &r->threads);
-	get_i(o, "runs", &r->runs);
-	get_d(o, "mean", &r->mean);
-	get_d(o, "stddev", &r->stddev);
-	get_d(o, "bytes_per_sec_mean", &r->bytes_per_sec_mean);
-	get_d(o, "enospc_per_sec", &r->enospc_per_sec);
-	get_d(o, "fill_count", &r->fill_count);
-	get_i(o, "fill_capped", &r->fill_capped);
-	get_i(o, "iowq_workers", &r->iowq_workers);
-	get_i(o, "stalled", &r->stalled);
-	get_i(o, "instances_seen", &r->instances_seen);
-	get_i(o, "unsupported", &r->unsupported);
+	for (size_t i = 0; i < sizeof(num_fields) / sizeof(num_fields[0]); i++) {
+		void *p = (char *)r + num_fields[i].off;
+
+		if (num_fields[i].is_int)
+			get_i(o, num_fields[i].key, p);
+		else
+			get_d(o, num_fields[i].key, p);
+	}
 	get_values(o, "values", r);
 }
 

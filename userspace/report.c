@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The comparison table in the layout of the kernel test robot's reports. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -104,6 +105,34 @@ static void extra_row(FILE *f, const struct zsb_result *b, const struct zsb_resu
 		tag ? tag : "");
 }
 
+/* The LKP-style column heads of a table of NAME_B against NAME_C. */
+static void table_head(FILE *f, const char *name_b, const char *name_c)
+{
+	fprintf(f, "%16.16s %27.27s\n", name_b, name_c);
+	fprintf(f, "---------------- ---------------------------\n");
+	fprintf(f, "         %%stddev     %%change         %%stddev\n");
+	fprintf(f, "             \\          |                \\  \n");
+}
+
+/*
+ * The rows under a metric's own: fill counts, io-wq workers, the ENOSPC
+ * rate and, with STALLED and where the records have them, stalled stress-ng
+ * instances.
+ */
+static void extra_rows(FILE *f, const struct zsb_result *b, const struct zsb_result *c,
+		       const char *tag, bool stalled)
+{
+	if (c->fill_count >= 0 && b->fill_count >= 0 && !is_fill(c))
+		extra_row(f, b, c, b->fill_count, c->fill_count, "fill_count", tag);
+	if (c->iowq_workers >= 0 && b->iowq_workers >= 0)
+		extra_row(f, b, c, b->iowq_workers, c->iowq_workers, "iowq_workers", tag);
+	if (c->enospc_per_sec > 0 || b->enospc_per_sec > 0)
+		extra_row(f, b, c, b->enospc_per_sec, c->enospc_per_sec,
+			  "enospc_per_sec", tag);
+	if (stalled && c->instances_seen && b->instances_seen)
+		extra_row(f, b, c, b->stalled, c->stalled, "stalled_instances", tag);
+}
+
 int zsb_add_unique(const char **list, int n, int max, const char *s)
 {
 	for (int i = 0; i < n; i++)
@@ -158,19 +187,10 @@ void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline)
 				fprintf(f, "\n========================================"
 					   "=================================================\n");
 				fprintf(f, "baseline: %s   candidate: %s\n\n", baseline, impls[k]);
-				fprintf(f, "%16s %27s\n", baseline, impls[k]);
-				fprintf(f, "---------------- ---------------------------\n");
-				fprintf(f, "         %%stddev     %%change         %%stddev\n");
-				fprintf(f, "             \\          |                \\  \n");
+				table_head(f, baseline, impls[k]);
 			}
 			row(f, b, c, NULL);
-			if (c->fill_count >= 0 && b->fill_count >= 0 && !is_fill(c))
-				extra_row(f, b, c, b->fill_count, c->fill_count, "fill_count", NULL);
-			if (c->iowq_workers >= 0 && b->iowq_workers >= 0)
-				extra_row(f, b, c, b->iowq_workers, c->iowq_workers, "iowq_workers", NULL);
-			if (c->enospc_per_sec > 0 || b->enospc_per_sec > 0)
-				extra_row(f, b, c, b->enospc_per_sec, c->enospc_per_sec,
-					  "enospc_per_sec", NULL);
+			extra_rows(f, b, c, NULL, false);
 		}
 		if (!rows)
 			fprintf(f, "\n(no records of %s to compare with baseline %s)\n",
@@ -201,23 +221,13 @@ int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_result
 			continue;
 		}
 		if (!rows++) {
-			fprintf(f, "\n%16.16s %27.27s\n", bname, cname);
-			fprintf(f, "---------------- ---------------------------\n");
-			fprintf(f, "         %%stddev     %%change         %%stddev\n");
-			fprintf(f, "             \\          |                \\  \n");
+			fprintf(f, "\n");
+			table_head(f, bname, cname);
 		}
 		snprintf(tag, sizeof(tag), " [%s]", c->impl);
 		snprintf(label, sizeof(label), "%s%s", c->metric, tag);
 		row(f, b, c, label);
-		if (c->fill_count >= 0 && b->fill_count >= 0 && !is_fill(c))
-			extra_row(f, b, c, b->fill_count, c->fill_count, "fill_count", tag);
-		if (c->iowq_workers >= 0 && b->iowq_workers >= 0)
-			extra_row(f, b, c, b->iowq_workers, c->iowq_workers, "iowq_workers", tag);
-		if (c->enospc_per_sec > 0 || b->enospc_per_sec > 0)
-			extra_row(f, b, c, b->enospc_per_sec, c->enospc_per_sec,
-				  "enospc_per_sec", tag);
-		if (c->instances_seen && b->instances_seen)
-			extra_row(f, b, c, b->stalled, c->stalled, "stalled_instances", tag);
+		extra_rows(f, b, c, tag, true);
 	}
 	for (int i = 0; i < base->n; i++)
 		only_b += !find(cand, base->r[i].metric, base->r[i].impl);

@@ -9,6 +9,63 @@
 #include "zsbench.h"
 #include "tap.h"
 
+enum fmt_kind { SIGMA, CHANGE, NUM };
+
+/* A formatting case: zsb_fmt_<kind> of X (and Y) must print WANT. */
+struct fmt_case {
+	enum fmt_kind kind;
+	double x, y;
+	const char *want, *name;
+};
+
+static const struct fmt_case cases[] = {
+	{ SIGMA, 100, 2, "     ",
+	  "sigma of exactly 2% is blank" },
+	{ SIGMA, 100, 2.99, "\xc2\xb1  2%",
+	  "sigma 2.99% prints 2%" },
+	{ SIGMA, 105881, 10588.1, "\xc2\xb1 10%",
+	  "sigma 10%" },
+	{ SIGMA, -100, 50, "     ",
+	  "sigma of a negative mean is blank" },
+	{ CHANGE, 105881, 3693772, "+3388.6%",
+	  "%change +3388.6% (seeds/000)" },
+	{ CHANGE, 16, 983041, "+6.1e+06%",
+	  "%change from 100000% on: 2 significant digits" },
+	{ CHANGE, 0, 0, "+0.0%",
+	  "%change from 0 to 0" },
+	{ CHANGE, 0, 5, "+5e+102%",
+	  "%change from 0: against 1e-100" },
+	{ CHANGE, 7, 7, "+0.0%",
+	  "%change of equal values" },
+	{ NUM, 1.171e8, 0, "1.171e+08",
+	  "mean above 1e8: %.4g" },
+	{ NUM, 1e8, 0, "100000000",
+	  "mean of exactly 1e8: integer" },
+	{ NUM, 999.999, 0, "1000.00",
+	  "mean under 1000: two decimals" },
+	{ NUM, 1000.9, 0, "1000",
+	  "mean from 1000: truncated" },
+	{ NUM, 16, 0, "16.00",
+	  "small integral mean: two decimals" },
+	{ NUM, -2500.7, 0, "-2500",
+	  "negative mean truncated toward zero" },
+};
+
+static void fmt(char *b, size_t len, const struct fmt_case *c)
+{
+	switch (c->kind) {
+	case SIGMA:
+		zsb_fmt_sigma(b, len, c->x, c->y);
+		break;
+	case CHANGE:
+		zsb_fmt_change(b, len, c->x, c->y);
+		break;
+	case NUM:
+		zsb_fmt_num(b, len, c->x);
+		break;
+	}
+}
+
 int main(void)
 {
 	/* 2 4 4 4 5 5 7 9: mean 5, squares sum 32, population var 32/8 */
@@ -43,35 +100,9 @@ int main(void)
 	tap_str(b, "\xc2\xb1  3%", "robot child sigma printed \xc2\xb1  3% (3.74 truncated)");
 	zsb_fmt_sigma(b, sizeof(b), zsb_mean(parent, 6), zsb_stddev(parent, 6));
 	tap_str(b, "     ", "robot parent sigma 0.79%: blank");
-	zsb_fmt_sigma(b, sizeof(b), 100, 2);
-	tap_str(b, "     ", "sigma of exactly 2% is blank");
-	zsb_fmt_sigma(b, sizeof(b), 100, 2.99);
-	tap_str(b, "\xc2\xb1  2%", "sigma 2.99% prints 2%");
-	zsb_fmt_sigma(b, sizeof(b), 105881, 10588.1);
-	tap_str(b, "\xc2\xb1 10%", "sigma 10%");
-	zsb_fmt_sigma(b, sizeof(b), -100, 50);
-	tap_str(b, "     ", "sigma of a negative mean is blank");
-	zsb_fmt_change(b, sizeof(b), 105881, 3693772);
-	tap_str(b, "+3388.6%", "%change +3388.6% (seeds/000)");
-	zsb_fmt_change(b, sizeof(b), 16, 983041);
-	tap_str(b, "+6.1e+06%", "%change from 100000% on: 2 significant digits");
-	zsb_fmt_change(b, sizeof(b), 0, 0);
-	tap_str(b, "+0.0%", "%change from 0 to 0");
-	zsb_fmt_change(b, sizeof(b), 0, 5);
-	tap_str(b, "+5e+102%", "%change from 0: against 1e-100");
-	zsb_fmt_change(b, sizeof(b), 7, 7);
-	tap_str(b, "+0.0%", "%change of equal values");
-	zsb_fmt_num(b, sizeof(b), 1.171e8);
-	tap_str(b, "1.171e+08", "mean above 1e8: %.4g");
-	zsb_fmt_num(b, sizeof(b), 1e8);
-	tap_str(b, "100000000", "mean of exactly 1e8: integer");
-	zsb_fmt_num(b, sizeof(b), 999.999);
-	tap_str(b, "1000.00", "mean under 1000: two decimals");
-	zsb_fmt_num(b, sizeof(b), 1000.9);
-	tap_str(b, "1000", "mean from 1000: truncated");
-	zsb_fmt_num(b, sizeof(b), 16);
-	tap_str(b, "16.00", "small integral mean: two decimals");
-	zsb_fmt_num(b, sizeof(b), -2500.7);
-	tap_str(b, "-2500", "negative mean truncated toward zero");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fmt(b, sizeof(b), &cases[i]);
+		tap_str(b, cases[i].want, cases[i].name);
+	}
 	return tap_done();
 }
