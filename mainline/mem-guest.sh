@@ -10,7 +10,7 @@
 #                   (the fill test counts 1-byte splices per pipe size)
 #   splice_int_max  the fix series' selftest: a pipe of 2 GiB
 #   zsbench         --impl devzero, JSON to /tmp/zsbench.json
-#   lkp             LKP's stress-ng command (zsbench --lkp-splice) with
+#   lkp             LKP's stress-ng command (zsbench run --workload lkp-splice) with
 #                   MEM_LKP_STRESSNG on devzero and none
 #   contention      mainline/contention.sh: 1 and 2 threads splicing
 #                   /dev/zero, the module's copy and zeropage into loopback

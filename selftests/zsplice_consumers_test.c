@@ -80,10 +80,7 @@ FIXTURE_SETUP(con)
 	if (self->zrefs > 0 || self->frefs > 0)
 		TH_LOG("at start: zeropage_pipe_refs %lld folio_pipe_refs %lld (not 0: leaked before)",
 		       self->zrefs, self->frefs);
-	self->fd = zs_open_impl(variant->full, O_RDONLY, variant->impl);
-	if (self->fd < 0 && errno == EOPNOTSUPP)
-		SKIP(return, ZS_IMPL_SKIP(variant->full, variant->impl));
-	ASSERT_LE(0, self->fd);
+	ZS_OPEN_VARIANT(O_RDONLY);
 	ASSERT_EQ(0, zs_pipe(self->p, 1 << 20, 0));
 	ASSERT_EQ(0, fill(self->fd, self->p[1], N_BYTES));
 	ASSERT_EQ(N_BYTES, zs_pipe_bytes(self->p[0]));

@@ -566,12 +566,7 @@ FIXTURE(param) {
 
 FIXTURE_SETUP(param)
 {
-	if (zs_host_mode())
-		SKIP(return, ZS_NEEDS_MODULE("module parameters"));
-	if (!zs_module_loaded())
-		SKIP(return, "zsplice module not loaded");
-	if (geteuid())
-		SKIP(return, "needs root");
+	ZS_REQUIRE_LOADED_MODULE("module parameters");
 }
 
 FIXTURE_TEARDOWN(param)

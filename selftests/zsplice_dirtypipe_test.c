@@ -45,10 +45,7 @@ FIXTURE_SETUP(dp)
 	if (!zs_host_mode())
 		ASSERT_NE(-2, zs_selfcheck((char[256]){ 0 }, 256)) TH_LOG("no " ZS_SELFCHECK);
 	self->kmsg = zs_kmsg_open();
-	self->fd = zs_open_impl(variant->full, O_RDONLY, variant->impl);
-	if (self->fd < 0 && errno == EOPNOTSUPP)
-		SKIP(return, ZS_IMPL_SKIP(variant->full, variant->impl));
-	ASSERT_LE(0, self->fd);
+	ZS_OPEN_VARIANT(O_RDONLY);
 }
 
 /*

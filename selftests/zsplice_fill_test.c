@@ -55,10 +55,7 @@ FILL_SIZES(fullsplice, true, FOLIO);
 FIXTURE_SETUP(fill)
 {
 	self->p[0] = self->p[1] = -1;
-	self->fd = zs_open_impl(variant->full, O_RDONLY, variant->impl);
-	if (self->fd < 0 && errno == EOPNOTSUPP)
-		SKIP(return, ZS_IMPL_SKIP(variant->full, variant->impl));
-	ASSERT_LE(0, self->fd);
+	ZS_OPEN_VARIANT(O_RDONLY);
 	ASSERT_EQ(0, zs_pipe(self->p, variant->pipe_size, O_NONBLOCK))
 		TH_LOG("F_SETPIPE_SZ %d: %s", variant->pipe_size, strerror(errno));
 }

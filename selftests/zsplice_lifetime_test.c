@@ -481,12 +481,7 @@ FIXTURE(sw) {
 
 FIXTURE_SETUP(sw)
 {
-	if (zs_host_mode())
-		SKIP(return, ZS_NEEDS_MODULE("switching splice_impl"));
-	if (!zs_module_loaded())
-		SKIP(return, "zsplice module not loaded");
-	if (geteuid())
-		SKIP(return, "needs root");
+	ZS_REQUIRE_LOADED_MODULE("switching splice_impl");
 	self->kmsg = zs_kmsg_open();
 }
 

@@ -32,20 +32,13 @@ static const char marker[] = "MARK";
 
 FIXTURE(pp) {
 	int fd;
-	bool full;
-	int impl;
 };
 
 ZS_SPLICE_VARIANTS(pp);
 
 FIXTURE_SETUP(pp)
 {
-	self->full = variant->full;
-	self->impl = variant->impl;
-	self->fd = zs_open_impl(variant->full, O_RDONLY, variant->impl);
-	if (self->fd < 0 && errno == EOPNOTSUPP)
-		SKIP(return, ZS_IMPL_SKIP(variant->full, variant->impl));
-	ASSERT_LE(0, self->fd);
+	ZS_OPEN_VARIANT(O_RDONLY);
 	/* one CPU: one zero page/folio, so coalescing is deterministic */
 	ASSERT_EQ(0, zs_pin_cpu(0));
 }
@@ -118,16 +111,16 @@ TEST_F(pp, setpipe_sz_grow_shrink_ebusy_like_mainline)
 	struct resize us, ref;
 	int rfd;
 
-	resize_case(_metadata, self->fd, stats, self->full, self->impl, &us);
+	resize_case(_metadata, self->fd, stats, variant->full, variant->impl, &us);
 	ZS_EXPECT_SELFCHECK("after resize");
 	if (zs_mainline_impl() == ZSPLICE_IMPL_NONE)
-		SKIP(return, "%s has no splice on this kernel", zs_ref_path(self->full));
-	rfd = open(zs_ref_path(self->full), O_RDONLY | O_CLOEXEC);
+		SKIP(return, "%s has no splice on this kernel", zs_ref_path(variant->full));
+	rfd = open(zs_ref_path(variant->full), O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, rfd);
 	resize_case(_metadata, rfd, false, false, 0, &ref);
 	close(rfd);
 	TH_LOG("%s %s: grow %d, shrink to 1/2/8 slots %d (%s) %d (%s) %d; tail splice added %ld slot(s)",
-	       zs_dev_path(self->full), zs_impl_names[self->impl], us.grow, us.shrink1,
+	       zs_dev_path(variant->full), zs_impl_names[variant->impl], us.grow, us.shrink1,
 	       strerror(us.e1), us.shrink2, strerror(us.e2), us.shrink4, us.slots_added);
 	EXPECT_EQ(1 << 20, us.grow);
 	EXPECT_EQ(ref.grow, us.grow);
@@ -143,7 +136,7 @@ TEST_F(pp, setpipe_sz_grow_shrink_ebusy_like_mainline)
 	EXPECT_EQ(ref.shrink4, us.shrink4);
 	/* the tail stayed ours through the resizes: the splice coalesced */
 	if (us.slots_added >= 0) {
-		EXPECT_EQ(self->impl == ZSPLICE_IMPL_COPY ? 1 : 0, us.slots_added);
+		EXPECT_EQ(variant->impl == ZSPLICE_IMPL_COPY ? 1 : 0, us.slots_added);
 	}
 }
 
@@ -171,12 +164,12 @@ TEST_F(pp, fionread_vs_getpipe_sz)
 	 * that clamp.  After the first byte, the 15 other slots are filled:
 	 * copy and zeropage with a page each, folio with a folio each.
 	 */
-	want = (self->impl == ZSPLICE_IMPL_FOLIO ? 15 * fs : 15 * ZS_PAGE) + 1;
-	TH_LOG("%s: FIONREAD %d, F_GETPIPE_SZ %d", zs_impl_names[self->impl],
+	want = (variant->impl == ZSPLICE_IMPL_FOLIO ? 15 * fs : 15 * ZS_PAGE) + 1;
+	TH_LOG("%s: FIONREAD %d, F_GETPIPE_SZ %d", zs_impl_names[variant->impl],
 	       zs_pipe_bytes(p[0]), fcntl(p[0], F_GETPIPE_SZ));
 	EXPECT_EQ(want, total);
 	EXPECT_EQ(total, zs_pipe_bytes(p[0]));
-	if (self->impl == ZSPLICE_IMPL_FOLIO)
+	if (variant->impl == ZSPLICE_IMPL_FOLIO)
 		EXPECT_LT(fcntl(p[0], F_GETPIPE_SZ), zs_pipe_bytes(p[0]));
 	/* reading some keeps it exact */
 	for (i = 0; i < 3; i++) {

@@ -121,8 +121,6 @@ static int storm(int fd, struct storm *st)
 FIXTURE(sig) {
 	int fd;
 	int ref;
-	bool full;
-	int impl;
 	bool ref_splices;
 };
 
@@ -130,14 +128,8 @@ ZS_SPLICE_VARIANTS(sig);
 
 FIXTURE_SETUP(sig)
 {
-	self->full = variant->full;
-	self->impl = variant->impl;
 	self->ref = -1;
-	self->fd = zs_open_impl(variant->full, O_RDWR, variant->impl);
-	if (self->fd < 0 && errno == EOPNOTSUPP)
-		SKIP(return, ZS_IMPL_SKIP(variant->full, variant->impl));
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", zs_dev_path(variant->full),
-				      strerror(errno));
+	ZS_OPEN_VARIANT(O_RDWR);
 	self->ref = open(zs_ref_path(variant->full), O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->ref);
 	self->ref_splices = zs_mainline_impl() != ZSPLICE_IMPL_NONE;
@@ -159,8 +151,8 @@ TEST_F_TIMEOUT(sig, storm_no_eintr, 300)
 	ASSERT_EQ(0, storm(self->fd, &us));
 	ASSERT_EQ(0, storm(self->ref, &ref));
 	TH_LOG("%s %s: %ld calls, %ld EINTR, %ld other, %ld signals | %s: %ld calls, %ld EINTR, %ld other (%s), %ld signals",
-	       zs_dev_path(self->full), zs_impl_names[self->impl], us.calls, us.eintr,
-	       us.other, us.ticks, zs_ref_path(self->full), ref.calls, ref.eintr,
+	       zs_dev_path(variant->full), zs_impl_names[variant->impl], us.calls, us.eintr,
+	       us.other, us.ticks, zs_ref_path(variant->full), ref.calls, ref.eintr,
 	       ref.other, ref.other ? strerror(ref.first_errno) : "-", ref.ticks);
 	/* the storm really happened during both loops */
 	EXPECT_LT(0, us.ticks);
@@ -236,10 +228,10 @@ TEST_F_TIMEOUT(sig, sendfile_2g_partial_like_mainline, 300)
 	sendfile_2g(self->fd, &us);
 	sendfile_2g(self->ref, &ref);
 	TH_LOG("%s %s: sendfile 2 GiB -> %zd (%s) after %.3f s, %ld signal(s), try %d (%ld us timer)",
-	       zs_dev_path(self->full), zs_impl_names[self->impl], us.n,
+	       zs_dev_path(variant->full), zs_impl_names[variant->impl], us.n,
 	       us.n < 0 ? strerror(us.err) : "ok", us.secs, us.ticks, us.tries, us.usec);
 	TH_LOG("%s: sendfile 2 GiB -> %zd (%s) after %.3f s, %ld signal(s), try %d (%ld us timer)",
-	       zs_ref_path(self->full), ref.n, ref.n < 0 ? strerror(ref.err) : "ok",
+	       zs_ref_path(variant->full), ref.n, ref.n < 0 ? strerror(ref.err) : "ok",
 	       ref.secs, ref.ticks, ref.tries, ref.usec);
 	/* the same bound for both: a partial count, less than asked for */
 	EXPECT_LT(0, us.n) TH_LOG("%s", strerror(us.err));
@@ -278,13 +270,13 @@ TEST_F_TIMEOUT(sig, readv_1g_partial_like_mainline, 300)
 {
 	struct big us, ref;
 
-	if (self->impl != ZSPLICE_IMPL_COPY && !zs_host_mode())
+	if (variant->impl != ZSPLICE_IMPL_COPY && !zs_host_mode())
 		SKIP(return, "read does not depend on the implementation");
 	readv_1g(self->fd, &us);
 	readv_1g(self->ref, &ref);
 	TH_LOG("readv 1 GiB: %s -> %zd after %.3f s, %ld signal(s); %s -> %zd after %.3f s, %ld signal(s)",
-	       zs_dev_path(self->full), us.n, us.secs, us.ticks,
-	       zs_ref_path(self->full), ref.n, ref.secs, ref.ticks);
+	       zs_dev_path(variant->full), us.n, us.secs, us.ticks,
+	       zs_ref_path(variant->full), ref.n, ref.secs, ref.ticks);
 	EXPECT_LT(0, us.n);
 	EXPECT_GT(1L << 30, us.n);
 	EXPECT_LT(0, ref.n);

@@ -38,11 +38,7 @@ FIXTURE_SETUP(sp)
 	self->full = variant->full;
 	self->impl = variant->impl;
 	self->p[0] = self->p[1] = -1;
-	self->fd = zs_open_impl(variant->full, O_RDWR, variant->impl);
-	if (self->fd < 0 && errno == EOPNOTSUPP)
-		SKIP(return, ZS_IMPL_SKIP(variant->full, variant->impl));
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", zs_dev_path(variant->full),
-				      strerror(errno));
+	ZS_OPEN_VARIANT(O_RDWR);
 	ASSERT_EQ(0, zs_pipe(self->p, 1 << 20, O_NONBLOCK));
 }
 

@@ -123,8 +123,32 @@ bool zs_host_mode(void);
 	"%s implements %s only, not %s", zs_dev_path(full),		\
 	zs_impl_names[zs_mainline_impl()], zs_impl_names[impl]
 
+/*
+ * In the FIXTURE_SETUP of a ZS_SPLICE_VARIANTS fixture: open the variant's
+ * device with FLAGS into self->fd, skipping an implementation the target
+ * devices lack.
+ */
+#define ZS_OPEN_VARIANT(flags) do {					\
+	self->fd = zs_open_impl(variant->full, flags, variant->impl);	\
+	if (self->fd < 0 && errno == EOPNOTSUPP)			\
+		SKIP(return, ZS_IMPL_SKIP(variant->full, variant->impl)); \
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s",			\
+				      zs_dev_path(variant->full),	\
+				      strerror(errno));			\
+} while (0)
+
 #define ZS_NEEDS_MODULE(what)						\
 	"%s: only with the zsplice module (target is %s)", what, zs_dev_path(false)
+
+/* In a FIXTURE_SETUP: skip unless the module is loaded and we are root. */
+#define ZS_REQUIRE_LOADED_MODULE(what) do {				\
+	if (zs_host_mode())						\
+		SKIP(return, ZS_NEEDS_MODULE(what));			\
+	if (!zs_module_loaded())					\
+		SKIP(return, "zsplice module not loaded");		\
+	if (geteuid())							\
+		SKIP(return, "needs root");				\
+} while (0)
 
 /*
  * What the running kernel's /dev/zero and /dev/full do on splice_read:

@@ -5,8 +5,6 @@
  * busybox awk (the guest smoke test) can check it line by line.
  */
 #include <errno.h>
-#include <stdbool.h>
-#include <stddef.h>
 #include <math.h>
 #include <string.h>
 
@@ -208,27 +206,12 @@ static void get_values(struct json_object *o, const char *k, struct zsb_result *
 		r->vals[i] = json_object_get_double(json_object_array_get_idx(a, i));
 }
 
-/* A record's numeric fields, by key: doubles, or ints where INT is set. */
-#define NUM(key, member, is_int) { key, offsetof(struct zsb_result, member), is_int }
-static const struct {
-	const char *key;
-	size_t off;
-	bool is_int;
-} num_fields[] = {
-	NUM("threads", threads, true),
-	NUM("runs", runs, true),
-	NUM("mean", mean, false),
-	NUM("stddev", stddev, false),
-	NUM("bytes_per_sec_mean", bytes_per_sec_mean, false),
-	NUM("enospc_per_sec", enospc_per_sec, false),
-	NUM("fill_count", fill_count, false),
-	NUM("fill_capped", fill_capped, true),
-	NUM("iowq_workers", iowq_workers, true),
-	NUM("stalled", stalled, true),
-	NUM("instances_seen", instances_seen, true),
-	NUM("unsupported", unsupported, true),
-};
-#undef NUM
+/* A record's numeric fields, read by their member names. */
+#define DOUBLE_FIELDS(X) X(mean) X(stddev) X(bytes_per_sec_mean) X(enospc_per_sec) X(fill_count)
+#define INT_FIELDS(X) X(threads) X(runs) X(fill_capped) X(iowq_workers) X(stalled) \
+	X(instances_seen) X(unsupported)
+#define GET_D(m) get_d(o, #m, &r->m);
+#define GET_I(m) get_i(o, #m, &r->m);
 
 static void read_record(struct json_object *o, struct zsb_result *r)
 {
@@ -251,14 +234,8 @@ static void read_record(struct json_object *o, struct zsb_result *r)
 		get_d(o, "size", &d);
 		r->size = (size_t)d;
 	}
-	for (size_t i = 0; i < sizeof(num_fields) / sizeof(num_fields[0]); i++) {
-		void *p = (char *)r + num_fields[i].off;
-
-		if (num_fields[i].is_int)
-			get_i(o, num_fields[i].key, p);
-		else
-			get_d(o, num_fields[i].key, p);
-	}
+	DOUBLE_FIELDS(GET_D)
+	INT_FIELDS(GET_I)
 	get_values(o, "values", r);
 }
 

@@ -46,6 +46,22 @@ static const char expected[] =
 "\"iowq_workers\":0,\"enospc_per_sec\":0.000,\"note\":\"\"}\n"
 "]\n}\n";
 
+/* A zsbench record of RS with these names and unit. */
+static struct zsb_result *add_record(struct zsb_results *rs, const char *workload,
+				     const char *variant, const char *impl,
+				     const char *metric, enum zsb_unit unit)
+{
+	struct zsb_result *r = zsb_results_add(rs);
+
+	snprintf(r->source, sizeof(r->source), "zsbench");
+	snprintf(r->workload, sizeof(r->workload), "%s", workload);
+	snprintf(r->variant, sizeof(r->variant), "%s", variant);
+	snprintf(r->impl, sizeof(r->impl), "%s", impl);
+	snprintf(r->metric, sizeof(r->metric), "%s", metric);
+	r->unit = unit;
+	return r;
+}
+
 int main(void)
 {
 	struct zsb_results rs = { 0 }, back = { 0 };
@@ -62,13 +78,8 @@ int main(void)
 	snprintf(rs.baseline, sizeof(rs.baseline), "copy");
 	snprintf(rs.stress_ng_version, sizeof(rs.stress_ng_version), "stress-ng, \"v\" 0.15");
 	rs.duration = 0.2;
-	r = zsb_results_add(&rs);
-	snprintf(r->source, sizeof(r->source), "zsbench");
-	snprintf(r->workload, sizeof(r->workload), "fill");
-	snprintf(r->variant, sizeof(r->variant), "fill");
-	snprintf(r->impl, sizeof(r->impl), "copy");
-	snprintf(r->metric, sizeof(r->metric), "zsbench.fill.64K.fill_count");
-	r->unit = ZSB_UNIT_FILL_COUNT;
+	r = add_record(&rs, "fill", "fill", "copy", "zsbench.fill.64K.fill_count",
+		       ZSB_UNIT_FILL_COUNT);
 	snprintf(r->note, sizeof(r->note), "a\\b\nc");
 	r->size = 1;
 	r->threads = 1;
@@ -79,13 +90,7 @@ int main(void)
 	r->fill_count = 16;
 	r->fill_capped = 1;
 	zsb_result_finish(r);
-	r = zsb_results_add(&rs);
-	snprintf(r->source, sizeof(r->source), "zsbench");
-	snprintf(r->workload, sizeof(r->workload), "splice");
-	snprintf(r->variant, sizeof(r->variant), "splice-64K");
-	snprintf(r->impl, sizeof(r->impl), "none");
-	snprintf(r->metric, sizeof(r->metric), "m");
-	r->unit = ZSB_UNIT_OPS_PER_SEC;
+	r = add_record(&rs, "splice", "splice-64K", "none", "m", ZSB_UNIT_OPS_PER_SEC);
 	snprintf(r->error, sizeof(r->error), "EINVAL");
 	r->size = 65536;
 	r->threads = 2;
