@@ -19,7 +19,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
-#include <zsplice/zsplice.h>
+#include "internal.h"
 #include "compat.h"
 
 #ifndef ZSPLICE_VERSION

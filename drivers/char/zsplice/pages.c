@@ -41,7 +41,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/topology.h>
-#include <zsplice/zsplice.h>
+#include "internal.h"
 
 /* After a failed folio allocation, wait this long before trying again. */
 #define ZS_RETRY_INTERVAL	HZ

@@ -18,7 +18,7 @@
 #include <linux/mm.h>
 #include <linux/sizes.h>
 #include <linux/splice.h>
-#include <zsplice/zsplice.h>
+#include "internal.h"
 #include "compat.h"
 #include "trace.h"
 

@@ -20,7 +20,7 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
-#include <zsplice/zsplice.h>
+#include "internal.h"
 
 /*
  * struct zs_stats is made of u64s only, without padding: sum and reset

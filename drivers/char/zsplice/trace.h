@@ -13,7 +13,7 @@
 #define _ZSPLICE_TRACE_H
 
 #include <linux/tracepoint.h>
-#include <zsplice/zsplice.h>
+#include "internal.h"
 
 /*
  * The enum values __print_symbolic() names, exported to the event's format

@@ -2,8 +2,8 @@
 /*
  * zsplice: private declarations shared by the driver's source files.
  */
-#ifndef _ZSPLICE_ZSPLICE_H
-#define _ZSPLICE_ZSPLICE_H
+#ifndef _ZSPLICE_INTERNAL_H
+#define _ZSPLICE_INTERNAL_H
 
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -96,4 +96,4 @@ void zs_stats_free(struct zs_dev *zdev);
 void zs_debugfs_init(struct zs_dev *devs, int nr);
 void zs_debugfs_exit(void);
 
-#endif /* _ZSPLICE_ZSPLICE_H */
+#endif /* _ZSPLICE_INTERNAL_H */
