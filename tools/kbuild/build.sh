@@ -53,7 +53,6 @@ set -euo pipefail
 
 KEY_VERSION=1
 self=$(readlink -f "${BASH_SOURCE[0]}")
-argv=("$@")
 checkout_only=0
 cache=${ZS_KBUILD_CACHE:-/var/cache/zsplice/kbuild}
 ccache_dir=${ZS_CCACHE_DIR:-/var/cache/zsplice/ccache}
@@ -79,9 +78,6 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -ge 2 ] || usage
-argv=()
-for a in "${patches[@]+"${patches[@]}"}"; do argv+=(--patches "$(readlink -f "$a")"); done
-for a in "$@"; do argv+=("$(readlink -f "$a")"); done
 src=$1; shift
 fragments=("$@")
 [ -e "$src" ] || die "$src: no such source"
