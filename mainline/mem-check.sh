@@ -5,7 +5,8 @@
 # kernel's own /dev/zero and /dev/full.  Builds the newest Debian
 # linux-source-7.x (fetched through the rig's private trixie apt
 # configuration when it is not there yet) stock and with each series, boots
-# each in the rig and runs mainline/mem-guest.sh there: the kselftests in
+# each in the rig and runs a kselftest install there with kselftest's
+# runner (collections zsplice and mem: mainline/guest/): the kselftests in
 # target mode (fill counts included), the fix series' selftest
 # splice_int_max (FIONREAD, splice, tee and io_uring beyond INT_MAX),
 # zsbench on /dev/zero and LKP's stress-ng command on /dev/zero and on the
@@ -132,18 +133,33 @@ gcc -O2 -Wall -Wextra -static -o "$int_max" \
 rm -rf "$tmp"
 
 gcc -O2 -Wall -Wextra -pthread -static -o "$out/contention" "$here/contention.c" || exit 2
-files=(--file "$here/mem-guest.sh:/zs/mem-guest.sh" --file "$int_max:/zs/bin/"
-       --file "$out/contention:/zs/bin/" --file "$here/contention.sh:/zs/bin/")
-for t in "$top"/selftests/zsplice_*_test; do
-	[ -x "$t" ] && files+=(--file "$t:/zs/bin/")
-done
-[ -x "$top/userspace/zsbench" ] && files+=(--file "$top/userspace/zsbench:/zs/bin/")
 lkp=${MEM_LKP_STRESSNG:-/var/cache/zsplice/stress-ng/V0.17.00/stress-ng}
 [ "$lkp" = none ] || [ -x "$lkp" ] || lkp=$(command -v stress-ng || echo none)
+files=()
 if [ "$lkp" != none ]; then
 	files+=(--file "$lkp:$lkp")
 	say "LKP's command with $lkp ($("$lkp" --version 2>&1 | head -n 1))"
 fi
+[ -x "$top/userspace/zsbench" ] && files+=(--file "$top/userspace/zsbench:/zs/bin/")
+
+# The guest jobs, as kselftest installs (tools/rig/ksft-install.sh):
+# guest = the kselftests, splice_int_max, zsbench, then with the module
+# loaded LKP's command and the contention run; quick = MEM_QUICK_TESTS.
+tmo=900
+g=$here/guest
+args=(--selftests --prog mem "$int_max" --prog mem "$g/zsbench.sh" --prog rig "$rig/guest/load.sh")
+[ "$lkp" = none ] || args+=(--prog mem "$g/lkp.sh")
+args+=(--prog mem "$g/contention-run.sh" --file mem "$here/contention.sh"
+       --file mem "$out/contention" --timeout mem "$tmo")
+bash "$rig/ksft-install.sh" "$out/ksft-guest" "${args[@]}" || exit 2
+args=()
+for t in ${MEM_QUICK_TESTS:-zsplice_fill_test splice_int_max}; do
+	case $t in
+	splice_int_max) args+=(--prog mem "$int_max") ;;
+	*) args+=(--prog zsplice "$top/selftests/$t") ;;
+	esac
+done
+bash "$rig/ksft-install.sh" "$out/ksft-quick" "${args[@]}" || exit 2
 
 # zsplice.ko for a kernel of ours, from a copy of the module sources (so
 # that builds for different kernels never share objects).
@@ -194,32 +210,38 @@ append="mitigations=off ${MEM_APPEND-init_on_alloc=1}"
 commit="$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
 	git -C "$top" diff --quiet HEAD -- mainline tools selftests userspace 2>/dev/null ||
 	echo '+local changes')"
-# stamp DIR: what produced the boot whose logs are in DIR.
+# stamp DIR K: what produced the boot of kernel K whose logs are in DIR.
 stamp() {
-	echo "commit $commit, $(date -u +%FT%TZ), guest: $append" >"$1/run.txt"
+	echo "$(cat "${kdir[$2]}/release"); commit $commit, $(date -u +%FT%TZ), guest: $append" >"$1/run.txt"
 }
 for phase in guest quick; do
 	has_phase "$phase" || continue
 	for k in $kernels; do
 		rm -rf "$out/$phase-$k"
-		kfiles=("${files[@]}")
+		kfiles=("${files[@]}" --file "$out/ksft-$phase:/zs/ksft")
 		if ko=$(build_module "$k"); then
 			kfiles+=(--file "$ko:/zs/")
 		else
 			say "kernel $k: zsplice.ko did not build (see $out/module-$k.log)"
 		fi
-		env="MEM_IMPL=$(impl_of "$k") MEM_QUICK=$([ "$phase" = quick ] && echo 1 || echo 0)"
+		env="export ZSPLICE_ZERO=/dev/zero ZSPLICE_FULL=/dev/full ZSPLICE_MAINLINE_IMPL=$(impl_of "$k")"
 		[ -z "${MEM_ZSBENCH_ARGS:-}" ] || env="$env ZSBENCH_ARGS='$MEM_ZSBENCH_ARGS'"
-		[ -z "${MEM_QUICK_TESTS:-}" ] || env="$env MEM_QUICK_TESTS='$MEM_QUICK_TESTS'"
 		[ "$lkp" = none ] || env="$env MEM_LKP_STRESSNG=$lkp MEM_LKP_TIME=${MEM_LKP_TIME:-60}"
+		r=/zs/ksft/run_kselftest.sh
+		if [ "$phase" = quick ]; then
+			cmd="$env; $r -o $tmo"
+		else
+			cmd="$env; $r -c zsplice -o $tmo; $r -t mem:splice_int_max -t mem:zsbench.sh -o $tmo;"
+			cmd="$cmd $r -t rig:load.sh; $r -t mem:$([ "$lkp" = none ] || echo "lkp.sh -t mem:")contention-run.sh -o $tmo"
+		fi
 		say "$phase: kernel $k ($(cat "${kdir[$k]}/release")), /dev/zero as $(impl_of "$k")"
 		start=$(date +%s)
 		collect=()
 		[ "$phase" = quick ] || collect=(--collect /tmp/zsbench.json)
 		kernel_boot "$k" "$phase" --timeout "${ZSVM_TIMEOUT:-3600}" \
-			"${collect[@]}" "${kfiles[@]}" -- "$env sh /zs/mem-guest.sh"
+			"${collect[@]}" "${kfiles[@]}" -- "$cmd"
 		say "$phase: kernel $k: $(($(date +%s) - start)) s in the guest"
-		stamp "$out/$phase-$k"
+		stamp "$out/$phase-$k" "$k"
 		[ -f "$out/$phase-$k/zsbench.json" ] && cp "$out/$phase-$k/zsbench.json" "$out/zsbench-$k.json"
 	done
 done
@@ -237,7 +259,7 @@ if has_phase icount; then
 				--impl devzero --json /tmp/icount.json \
 				--workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K" &&
 			cp "$out/icount-$k/icount.json" "$out/icount-$k.json" &&
-			stamp "$out/icount-$k"
+			stamp "$out/icount-$k" "$k"
 	done
 fi
 
@@ -246,11 +268,12 @@ fi
 	for log in "$out"/guest-*/output.log "$out"/quick-*/output.log; do
 		[ -f "$log" ] || continue
 		k=$(basename "$(dirname "$log")")
-		echo "== $k ($(sed -n 's/^# kernel \([^,]*\),.*/\1/p' "$log" | head -n 1); $(cat "$(dirname "$log")/run.txt" 2>/dev/null))"
-		grep -E 'small_splice_count:zsplice .* pipe (64|1024) KiB' "$log" | sed 's/^# [^ ]*small_splice_count:/  fill: /'
-		awk '/^# ZSVM-BEGIN / { t = $3 } /^# Totals:/ { print "  " t ": " $0 }' "$log"
-		grep -E '^(lkp|devzero|none): .*asleep|stress-ng: (info|metrc).*splice' "$log"
-		grep -E '^(devzero|copy|zeropage) /dev/.* MBps ' "$log" | sed 's/^/  /'
+		echo "== $k ($(cat "$(dirname "$log")/run.txt" 2>/dev/null))"
+		grep -E 'small_splice_count:zsplice .* pipe (64|1024) KiB' "$log" |
+			sed -E 's/^(# )+[^ ]*small_splice_count:/  fill: /'
+		awk '/^# selftests: / { t = $4 } /^# # Totals:/ { print "  " t ": " substr($0, 3) }' "$log"
+		grep -E '^# ((lkp|devzero|none): .*asleep|.*stress-ng: (info|metrc).*splice)' "$log" | sed 's/^# //'
+		grep -E '^# (devzero|copy|zeropage) /dev/.* MBps ' "$log" | sed 's/^# /  /'
 	done
 } | tee "$out/summary.txt"
 
@@ -258,12 +281,17 @@ for log in "$out"/guest-*/output.log "$out"/quick-*/output.log; do
 	[ -f "$log" ] || continue
 	k=$(basename "$(dirname "$log")")
 	k=${k#*-}
+	phase=$(basename "$(dirname "$log")")
+	phase=${phase%%-*}
 	if [ "$k" = stock ]; then
-		grep -q '^# ZSVM-END splice_int_max rc=0' "$log" &&
+		grep -qE '^ok [0-9]+ selftests: mem: splice_int_max$' "$log" &&
 			say "stock: splice_int_max passed: the reproducer no longer shows the bug"
 		continue
 	fi
-	if grep -qE '^# ZSVM-END (zsplice_.*|splice_int_max) rc=[1-9]' "$log"; then
+	# a kselftest or splice_int_max that failed, or never ran
+	grep -E '^(zsplice:zsplice_|mem:splice_int_max)' "$out/ksft-$phase/kselftest-list.txt" >"$out/expect-$phase"
+	if grep -qE '^not ok [0-9]+ selftests: (zsplice: zsplice_|mem: splice_int_max)' "$log" ||
+	   awk -v lists="$out/expect-$phase" -f "$rig/tapcount.awk" "$log" | grep -q 'never ran'; then
 		say "kernel $k: a kselftest or splice_int_max failed"
 		fail=1
 	fi

@@ -6,10 +6,10 @@
 # puts the staged updates/zsplice.ko into the guest's module tree, runs
 # depmod, then modinfo, modprobe with a parameter and modprobe -r.  Leaves
 # the module as it found it.  KTAP, through the kernel's ktap_helpers.sh
-# (KSFT_DIR: tools/testing/selftests of a kernel tree); skips without a
-# staged install (outside `make check`).
+# (../kselftest/, where a kselftest install and a kernel tree have it);
+# skips without a staged install (outside `make check`).
 
-. "${KSFT_DIR:-/usr/src/linux-source-6.12/linux-source-6.12/tools/testing/selftests}/kselftest/ktap_helpers.sh"
+. "$(dirname "$0")/../kselftest/ktap_helpers.sh"
 
 kver=$(uname -r)
 staged=/zs/stage/lib/modules/$kver/updates/zsplice.ko

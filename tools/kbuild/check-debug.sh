@@ -75,7 +75,7 @@ gcc -O2 -Wall -static -o "$out/failnth" "$here/failnth.c" || exit 2
 gcc -O2 -Wall -static -o "$out/calibrate" "$here/calibrate.c" || exit 2
 
 # ---------------------------------------------------------- calibrate
-# Two workloads (guest-debug.sh CALIBRATE=1): fork/exec/page faults ("ms")
+# Two workloads (guest/calibrate.sh): fork/exec/page faults ("ms")
 # and a 50 us signal storm over 1-byte pipe round trips ("signal_ms",
 # calibrate.c), each timed on the debug kernel and on the stock guest (cached
 # per stock kernel).  The factor is the larger ratio: the first run's factor
@@ -84,13 +84,14 @@ calibrate() {
 	local dir=$1
 	shift
 	"$vm/run.sh" --quiet "$@" --out "$dir" --timeout 1800 \
-		--file "$here/guest-debug.sh:/zs/guest-debug.sh" \
-		--file "$out/calibrate:/zs/bin/" \
-		-- 'CALIBRATE=1 sh /zs/guest-debug.sh' >/dev/null 2>&1
-	awk '$1 == "calibrate" && $2 == "ms" { a = $3 }
-	     $1 == "calibrate" && $2 == "signal_ms" { b = $3 }
+		--file "$out/calibrate-ksft:/zs/ksft" \
+		-- '/zs/ksft/run_kselftest.sh -t debug:calibrate.sh' >/dev/null 2>&1
+	awk '$2 == "calibrate" && $3 == "ms" { a = $4 }
+	     $2 == "calibrate" && $3 == "signal_ms" { b = $4 }
 	     END { if (a != "" && b != "") print a, b }' "$dir/output.log" 2>/dev/null
 }
+bash "$vm/ksft-install.sh" "$out/calibrate-ksft" --prog debug "$here/guest/calibrate.sh" \
+	--file debug "$out/calibrate" --timeout debug 1800 || exit 2
 # ceil(debug / stock), or nothing when either is missing or 0
 ratio() {
 	[ -n "$1" ] && [ -n "$2" ] && [ "$2" -gt 0 ] && echo $(( ($1 + $2 - 1) / $2 ))
@@ -119,21 +120,33 @@ fi
 say "calibration: stock $stock ${1:-?}/${2:-?} ms, debug ${3:-?}/${4:-?} ms (fork+exec/signal storm): ratios ${f_fork:-?}/${f_sig:-?}, timeouts x $factor"
 
 # ------------------------------------------------------ guest suite
-files=(--file "$vm/guest-check.sh:/zs/guest-check.sh"
-       --file "$here/guest-debug.sh:/zs/guest-debug.sh"
-       --file "$out/zsplice.ko:/zs/zsplice.ko"
-       --file "$out/failnth:/zs/bin/")
-# the kselftests with kselftest's runner, as make check stages them
-bash "$vm/ksft-install.sh" "$out/ksft" && files+=(--file "$out/ksft:/zs/ksft")
+# One kselftest install run by kselftest's runner: prepare.sh, the suite
+# of make check with its timeout scaled, then (debug variant) the
+# fault-injection sweeps and the kmemleak scan.
+g=$here/guest
+tmo=$(( ${ZSVM_TEST_TIMEOUT:-$(zs_test_timeout)} * factor ))
+args=(--prog debug "$g/prepare.sh")
+if [ "${SKIP_SUITE:-0}" != 1 ]; then
+	args+=(--prog rig "$vm/guest/load.sh" --selftests
+	       --prog zsbench "$top/userspace/tests/smoke.sh" --prog rig "$vm/guest/unload.sh")
+fi
+if [ "$variant" = debug ]; then
+	args+=(--prog debug "$g/fail-nth.sh" --prog debug "$g/kmemleak.sh" --file debug "$out/failnth")
+fi
+bash "$vm/ksft-install.sh" "$out/ksft" "${args[@]}" --timeout debug $((1800 * factor)) || exit 2
+r=/zs/ksft/run_kselftest.sh
+cmd="export ZSPLICE_KO=/zs/zsplice.ko ZSVM_FACTOR=$factor; $r -t debug:prepare.sh"
+[ "${SKIP_SUITE:-0}" = 1 ] ||
+	cmd="$cmd; $r -t rig:load.sh -o $tmo; $r -c zsplice -o $tmo; $r -t zsbench:smoke.sh -o $tmo; $r -t rig:unload.sh -o $tmo"
+[ "$variant" != debug ] || cmd="$cmd; $r -t debug:fail-nth.sh -t debug:kmemleak.sh"
+files=(--file "$out/ksft:/zs/ksft" --file "$out/zsplice.ko:/zs/zsplice.ko")
 [ -x "$top/userspace/zsbench" ] && files+=(--file "$top/userspace/zsbench:/zs/bin/")
-[ -f "$top/userspace/tests/smoke.sh" ] && files+=(--file "$top/userspace/tests/smoke.sh:/zs/smoke.sh")
 
-say "guest suite + fault injection on $kver (after $(($(date +%s) - start)) s)"
+say "guest suite$([ "$variant" = debug ] && echo " + fault injection") on $kver (after $(($(date +%s) - start)) s)"
 gstart=$(date +%s)
 "$vm/run.sh" --quiet "${kargs[@]}" --cpus 2 \
 	--append "$bootargs" --out "$out/guest" \
-	--timeout $((3600 * factor)) "${files[@]}" \
-	-- "ZS_DEBUG_VARIANT=$variant ZS_SKIP_SUITE=${SKIP_SUITE:-0} ZSVM_FACTOR=$factor ZSVM_TEST_TIMEOUT=${ZSVM_TEST_TIMEOUT:-$(zs_test_timeout)} sh /zs/guest-debug.sh"
+	--timeout $((3600 * factor)) "${files[@]}" -- "$cmd"
 grc=$?
 say "guest suite: status $grc after $(($(date +%s) - gstart)) s"
 {
@@ -180,13 +193,18 @@ for c in "$out/guest/console.log" "$out/soak/console.log" "$out/calibrate-debug/
 		echo "ok - no sanitizer/debug report in $(basename "$(dirname "$c")")/console.log" >>"$out/verdict.tap"
 	fi
 done
+[ -f "$out/guest/output.log" ] || : >"$out/guest/output.log"
 logfiles=("$out/guest/output.log" "$out/verdict.tap")
-[ -f "$out/soak/soak.tap" ] && logfiles+=("$out/soak/soak.tap")
+lists=$out/ksft/kselftest-list.txt
+if [ -f "$out/soak/verdict.tap" ]; then
+	logfiles+=("$out/soak/verdict.tap" "$out/soak/output.log")
+	lists="$lists $out/soak/ksft/kselftest-list.txt"
+fi
 {
 	echo "debug kernel $kver ($kd), factor $factor, run $(($(date +%s) - start)) s"
-	grep -h '^# load:\|^# splice:' "$out/guest/output.log" 2>/dev/null
-	awk '/^# ZSVM-BEGIN /{ s = $3 } /^# Totals:/ { print s ": " $0 }' "$out/guest/output.log" 2>/dev/null
+	sed -En 's/^#[ ]+# ((load|splice): .*)/\1/p' "$out/guest/output.log"
+	awk '/^# selftests: / { s = $3 " " $4 } /^# # Totals:/ { print s ": " substr($0, 5) }' "$out/guest/output.log"
 	echo "sanitizer/debug report lines: $reports"
-	awk -f "$vm/tapcount.awk" "${logfiles[@]}"
+	awk -v lists="$lists" -f "$vm/tapcount.awk" "${logfiles[@]}"
 } | tee "$out/summary.txt"
 grep -q ' 0 failed' "$out/summary.txt" && [ "$reports" = 0 ]

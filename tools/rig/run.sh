@@ -268,13 +268,6 @@ for spec in "${files[@]+"${files[@]}"}"; do
 		done
 	fi
 done
-# The kernel's KTAP helpers (kselftest/ktap_helpers.sh) at the path they
-# have on the host, for the guest's shell tests.
-ktap_helpers=$(zs_src_tree)/tools/testing/selftests/kselftest/ktap_helpers.sh
-if [ -f "$ktap_helpers" ]; then
-	mkdir -p "$stage$(dirname "$ktap_helpers")"
-	cp "$ktap_helpers" "$stage$ktap_helpers"
-fi
 printf '%s\n' "$cmd" >"$stage/zs/cmd"
 if [ ${#collects[@]} -gt 0 ]; then
 	printf '%s\n' "${collects[@]}" >"$stage/zs/collect"

@@ -3,9 +3,10 @@
 #
 # The kernel-splat patterns, read from the one list the kselftests compile
 # in (selftests/zsplice_splats.h, ZS_SPLATS_INIT): the rig (run.sh, on the
-# guest's console log) and the soak (guest-soak.sh, on dmesg) look for the
+# guest's console log) and the soak (tools/soak/guest/, on dmesg) look for the
 # same strings.  Sourced by sh and bash; the caller sets ZS_SPLATS_H to the
-# header's path (the guest has no tree: soak.sh ships the header).
+# header's path (the guest has no tree: ksft-install.sh stages the header
+# in the rig collection).
 #
 #   ZS_SPLATS    the patterns, one fixed string a line
 #   ZS_SPLAT_RE  the same as one extended regular expression (a|b|...)

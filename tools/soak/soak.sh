@@ -1,16 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# zsplice soak, host half: build the module and the soak programs, boot the
-# test guest (tools/rig/run.sh) with them and guest-soak.sh, count the
-# TAP results and end with "N passed, N failed".  Exit status non-zero on
-# any failure, a kernel splat, a timeout or a guest that died.
+# zsplice soak, host half: build the module and the soak programs, stage
+# them with the guest programs of tools/soak/guest/ as a kselftest install
+# (tools/rig/ksft-install.sh), boot the rig's guest (tools/rig/run.sh) to
+# run it with kselftest's runner, count the TAP results and end with
+# "N passed, N failed".  Exit status non-zero on any failure, a kernel
+# splat, a timeout or a guest that died.
 #
 # Usage: soak.sh [--out DIR] [--no-build]
-#   --out DIR    logs (default tools/rig/.build/soak): build.log,
-#                console.log, output.log (guest TAP), verdict.tap (host
-#                results), soak.tap (both, what the counter reads),
-#                summary.txt
+#   --out DIR    logs (default tools/rig/.build/soak): build.log, ksft/
+#                (the job), console.log, output.log (guest TAP),
+#                verdict.tap (host results), summary.txt
 #   --no-build   use the zsplice.ko and programs already built
 # Environment:
 #   SOAK_MINUTES  budget in minutes (default 3, the short form of make check;
@@ -27,12 +28,11 @@ minutes=${SOAK_MINUTES:-3}
 rounds=${SOAK_ROUNDS:-50}
 out=$top/tools/rig/.build/soak
 build=1
-progs="soak_switch soak_unload soak_account soak_badinput soak_runas soak_fuzz"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
-	-h|--help) sed -n '3,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,/^set -uo/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "soak.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -53,10 +53,9 @@ host_result() { # host_result ok|"not ok" TEXT
 	tail -n 1 "$verdict"
 }
 {
-	echo "# ZSVM-BEGIN soak:host"
 	ktap_print_header
-	# two builds unless --no-build, and the guest run
-	ktap_set_plan $((build == 1 ? 3 : 1))
+	# two builds unless --no-build, the staging and the guest run
+	ktap_set_plan $((build == 1 ? 4 : 2))
 } >"$verdict"
 
 # ------------------------------------------------------------------ build
@@ -78,49 +77,55 @@ if [ "$build" = 1 ]; then
 	make -s -C "$top/selftests" zsplice_splice_test >>"$out/build.log" 2>&1 || true
 fi
 
-files=(--file "$here/guest-soak.sh:/zs/bin/guest-soak.sh"
-	--file "$top/tools/rig/splats.sh:/zs/bin/splats.sh"
-	--file "$top/selftests/zsplice_splats.h:/zs/bin/zsplice_splats.h")
-missing=""
-if [ -f "$top/zsplice.ko" ]; then
-	files+=(--file "$top/zsplice.ko:/zs/zsplice.ko")
-else
-	missing="$missing zsplice.ko"
-fi
-for p in $progs; do
-	if [ -x "$here/$p" ]; then
-		files+=(--file "$here/$p:/zs/bin/$p")
-	else
-		missing="$missing $p"
-	fi
-done
-[ -x "$top/selftests/zsplice_splice_test" ] &&
-	files+=(--file "$top/selftests/zsplice_splice_test:/zs/bin/zsplice_splice_test")
-
 # ------------------------------------------------------------------ guest
-timeout=$(((minutes + 10) * 60))
-if [ -n "$missing" ]; then
-	host_result "not ok" "guest run: missing$missing"
-	rc=-1
+# The job: kselftest's runner over collection soak (tools/soak/guest/ and
+# the programs, in this order), after the rig's load.sh.
+ksft=$out/ksft
+g=$here/guest
+args=(--prog rig "$top/tools/rig/guest/load.sh" --file soak "$g/lib.sh")
+for p in "$g/baseline.sh" "$g/trinity.sh" "$g/fuzz.sh" "$here/soak_badinput" \
+	 "$top/selftests/zsplice_splice_test" "$g/switch-sanity.sh" "$g/switch.sh" \
+	 "$here/soak_unload" "$g/account.sh" "$g/nosplat.sh"; do
+	args+=(--prog soak "$p")
+done
+for p in soak_runas soak_fuzz soak_switch soak_account; do
+	args+=(--file soak "$here/$p")
+done
+# The runner's timeout per program: the longest one's share and then some.
+ptmo=$((minutes * 60 + 300))
+[ $((rounds * 20 + 120)) -le "$ptmo" ] || ptmo=$((rounds * 20 + 120))
+if bash "$top/tools/rig/ksft-install.sh" "$ksft" "${args[@]}" --timeout soak "$ptmo"; then
+	host_result ok "stage the soak job"
 else
-	echo "# soak: ${minutes} min budget, $rounds unload rounds, hard timeout ${timeout} s, logs in $out"
-	"${ZSVM_RUN:-$top/tools/rig/run.sh}" --out "$out" --timeout "$timeout" "${files[@]}" -- \
-		"SOAK_MINUTES=$minutes SOAK_ROUNDS=$rounds SOAK_SEED=${SOAK_SEED:-1} ZSPLICE_KO=/zs/zsplice.ko sh /zs/bin/guest-soak.sh"
-	rc=$?
-	case $rc in
-	0) host_result ok "guest run: no kernel splat, finished within $timeout s" ;;
-	3) host_result "not ok" "guest run: kernel splat (see $out/console.log)" ;;
-	4) host_result "not ok" "guest run: no exit status reported (crash? see $out/console.log)" ;;
-	124) host_result "not ok" "guest run: hard timeout after $timeout s" ;;
-	*) host_result "not ok" "guest run: status $rc" ;;
-	esac
+	host_result "not ok" "stage the soak job (tools/rig/ksft-install.sh)"
 fi
-echo "# ZSVM-END soak:host rc=0" >>"$verdict"
+files=(--file "$ksft:/zs/ksft")
+[ -f "$top/zsplice.ko" ] && files+=(--file "$top/zsplice.ko:/zs/zsplice.ko")
+
+timeout=$(((minutes + 10) * 60))
+r=/zs/ksft/run_kselftest.sh
+echo "# soak: ${minutes} min budget, $rounds unload rounds, hard timeout ${timeout} s, logs in $out"
+# The driver's splice kselftest without its two timing tests (2 GiB
+# sendfile / 1 GiB read interrupted by a signal): they measure speed, not
+# whether the devices survived the fuzzers.
+"${ZSVM_RUN:-$top/tools/rig/run.sh}" --out "$out" --timeout "$timeout" "${files[@]}" -- \
+	"export SOAK_MINUTES=$minutes SOAK_SEED=${SOAK_SEED:-1} ZSPLICE_KO=/zs/zsplice.ko" \
+	"KSELFTEST_SOAK_UNLOAD_ARGS='-r $rounds'" \
+	"KSELFTEST_ZSPLICE_SPLICE_TEST_ARGS='-T sendfile_2g_interrupted -T read_1g_interrupted';" \
+	"$r -t rig:load.sh; $r -c soak"
+rc=$?
+case $rc in
+0) host_result ok "guest run: no kernel splat, finished within $timeout s" ;;
+3) host_result "not ok" "guest run: kernel splat (see $out/console.log)" ;;
+4) host_result "not ok" "guest run: no exit status reported (crash? see $out/console.log)" ;;
+124) host_result "not ok" "guest run: hard timeout after $timeout s" ;;
+*) host_result "not ok" "guest run: status $rc" ;;
+esac
 
 # ----------------------------------------------------------------- count
-cat "$verdict" >"$out/soak.tap"
-[ -f "$out/output.log" ] && grep -v '^ZSVM-' "$out/output.log" >>"$out/soak.tap"
-awk -f "$top/tools/rig/tapcount.awk" "$out/soak.tap" >"$out/summary.txt" 2>&1
+[ -f "$out/output.log" ] || : >"$out/output.log"
+awk -v lists="$ksft/kselftest-list.txt" -f "$top/tools/rig/tapcount.awk" \
+	"$verdict" "$out/output.log" >"$out/summary.txt" 2>&1
 grep '^FAIL' "$out/summary.txt"
 summary=$(tail -n 1 "$out/summary.txt")
 passed=$(echo "$summary" | sed -n 's/^\([0-9][0-9]*\) passed.*/\1/p')
@@ -132,7 +137,7 @@ if [ -z "$passed" ] || [ -z "$failed" ]; then
 	failed=$((${failed:-0} + 1))
 fi
 echo "# figures:"
-grep -hE 'SOAK-(TRINITY|FUZZ|SWITCH|UNLOAD)' "$out/soak.tap" | sed 's/^# */#   /'
+grep -hE 'SOAK-(TRINITY|FUZZ|SWITCH|UNLOAD)' "$out/output.log" | sed 's/^[# ]*/#   /'
 [ -z "$skipped" ] || [ "$skipped" = 0 ] || echo "# $skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -3,15 +3,16 @@
 # Guest smoke test of zsbench: run as root where zsplice is loaded and
 # zsbench is on PATH (busybox is enough).  Runs every default workload
 # briefly for every implementation with --json and checks the records with
-# awk.  KTAP, through the kernel's kselftest/ktap_helpers.sh (KSFT_DIR:
-# tools/testing/selftests of a kernel tree; the rig puts it at the host's
-# linux-source path in the guest).
+# awk.  KTAP, through the kernel's kselftest/ktap_helpers.sh: from
+# ../kselftest/ as a kselftest install has it (the rig runs this as
+# program zsbench:smoke.sh of one), or from KSFT_DIR (tools/testing/
+# selftests of a kernel tree).
 #   ZSBENCH=path  zsbench binary (default: zsbench from PATH)
 #   SMOKE_DIR=dir where the JSON goes (default: mktemp -d)
 ZSBENCH=${ZSBENCH:-zsbench}
 DIR=${SMOKE_DIR:-$(mktemp -d /tmp/zsb-smoke.XXXXXX)}
 IMPLS=devzero,none,copy,zeropage,folio,full-zeropage
-. "${KSFT_DIR:-/usr/src/linux-source-6.12/linux-source-6.12/tools/testing/selftests}/kselftest/ktap_helpers.sh"
+. "${KSFT_DIR:-$(dirname "$0")/..}/kselftest/ktap_helpers.sh"
 
 tap() {	# status name
 	if [ "$1" = 0 ]; then ktap_test_pass "$2"; else ktap_test_fail "$2"; fi
