@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The VM rig tests itself: boots guests that must fail in known ways and
-# checks that run.sh reports each one correctly.  KTAP (the kernel's
+# checks that run.sh reports each one correctly, and that a job's failing
+# programs are counted as failures.  KTAP (the kernel's
 # kselftest/ktap_helpers.sh); every
 # assertion is one test.  A rig that cannot fail is no rig.
 #
@@ -42,7 +43,7 @@ vm() {
 }
 
 ktap_print_header
-ktap_set_plan 15
+ktap_set_plan 18
 
 # 1. A command that succeeds, with a file in and a file back.
 echo "zsvm payload $$" >"$out/payload.txt"
@@ -94,5 +95,32 @@ check "boot failure is reported and retried once" \
 	grep -q 'zsvm: booting once more' "$out/noboot/zsvm.err"
 check "the failed boot's console is kept" \
 	grep -q 'Kernel panic' "$out/noboot/console.boot-failed.log"
+
+# 7. A kselftest job (ksft-install.sh) whose programs fail in every way the
+# runner and tapcount.awk must catch: one that is killed, one past its
+# timeout, one that is missing, a subtest that fails (counted once), and
+# a listed program the guest never runs.  One passing program and one
+# result before the kill: 3 passed, 5 failed.
+p=$out/runner-progs
+mkdir -p "$p"
+printf '#!/bin/sh\necho "TAP version 13"; echo "1..1"; echo "ok 1 pass"\n' >"$p/pass.sh"
+printf '#!/bin/sh\necho "TAP version 13"; echo "1..2"; echo "ok 1 before"; kill -KILL $$\n' >"$p/crash.sh"
+printf '#!/bin/sh\necho "TAP version 13"; echo "1..1"; sleep 600\n' >"$p/hang.sh"
+printf '#!/bin/sh\n. "$(dirname "$0")/../rig/lib.sh"\nktap_print_header; ktap_set_plan 1\nzs_subtest child printf "TAP version 13\\n1..2\\nok 1 a\\nnot ok 2 b\\n"\nktap_finished\n' >"$p/subfail.sh"
+printf '#!/bin/sh\necho "TAP version 13"; echo "1..1"; echo "ok 1 never"\n' >"$p/never.sh"
+chmod +x "$p"/*.sh
+ok=0
+bash "$here/ksft-install.sh" "$out/runner-ksft" --prog x "$p/pass.sh" --prog x "$p/crash.sh" \
+	--prog x "$p/hang.sh" --prog x "$p/subfail.sh" --prog x "$p/missing.sh" \
+	--prog y "$p/never.sh" >"$out/runner-install.log" 2>&1 && ok=1
+check "ksft-install.sh stages a job" [ "$ok" = 1 ]
+vm runner --timeout 300 --file "$out/runner-ksft:/zs/ksft" -- '/zs/ksft/run_kselftest.sh -c x -o 5'
+awk -v lists="$out/runner-ksft/kselftest-list.txt" -f "$here/tapcount.awk" \
+	"$out/runner/output.log" >"$out/runner/count.txt"
+sed 's/^/# /' "$out/runner/count.txt"
+check "killed, timed-out, missing and failing-subtest programs count (3 passed, 5 failed)" \
+	grep -qx '3 passed, 5 failed' "$out/runner/count.txt"
+check "a listed program the guest never ran fails" \
+	grep -q 'y:never.sh never ran' "$out/runner/count.txt"
 
 ktap_finished
