@@ -165,8 +165,7 @@ uninstall:
 	      $(ZS_DATADIR)/man/man4/zsplice.4 \
 	      $(ZS_DATADIR)/pkgconfig/zsplice.pc \
 	      $(ZS_DATADIR)/bash-completion/completions/zsbench \
-	      $(DESTDIR)$(PREFIX)/include/zsplice/zsplice.h \
-	      $(DESTDIR)$(PREFIX)/include/linux/zsplice.h
+	      $(DESTDIR)$(PREFIX)/include/zsplice/zsplice.h
 	-rmdir $(DESTDIR)$(PREFIX)/include/zsplice 2>/dev/null
 	rm -rf $(ZS_DATADIR)/zsbench
 	@if [ -e $(MODPROBE_CONF) ] && cmp -s $(MODPROBE_CONF) drivers/char/zsplice/zsplice.conf; then \

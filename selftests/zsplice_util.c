@@ -19,22 +19,11 @@ const char * const zs_impl_names[ZSPLICE_IMPL_COUNT] = {
 };
 #endif
 
-const char *zs_env2(const char *a, const char *b)
-{
-	const char *p = getenv(a);
-
-	if (p && *p)
-		return p;
-	p = getenv(b);
-	return p && *p ? p : NULL;
-}
-
 const char *zs_dev_path(bool full)
 {
-	const char *p = full ? zs_env2("ZSPLICE_FULL", "ZSPLICE_FULL_DEV") :
-			       zs_env2("ZSPLICE_ZERO", "ZSPLICE_DEV");
+	const char *p = getenv(full ? "ZSPLICE_FULL" : "ZSPLICE_ZERO");
 
-	return p ? p : full ? ZSPLICE_FULL_PATH : ZSPLICE_ZERO_PATH;
+	return p && *p ? p : full ? ZSPLICE_FULL_PATH : ZSPLICE_ZERO_PATH;
 }
 
 const char *zs_ref_path(bool full)

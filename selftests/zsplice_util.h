@@ -5,8 +5,7 @@
  *
  * Environment:
  *   ZSPLICE_ZERO, ZSPLICE_FULL  target device paths (default /dev/zsplice,
- *       /dev/fullsplice; the older names ZSPLICE_DEV, ZSPLICE_FULL_DEV
- *       work too).  ZSPLICE_ZERO=/dev/zero ZSPLICE_FULL=/dev/full runs
+ *       /dev/fullsplice).  ZSPLICE_ZERO=/dev/zero ZSPLICE_FULL=/dev/full runs
  *       every test that does not need the module against the kernel's own
  *       devices ("target mode"); the rest skip, saying why.
  *   ZSPLICE_MAINLINE_IMPL  what the running kernel's /dev/zero does on
@@ -103,7 +102,6 @@
 /* "none", "copy", "zeropage", "folio": the splice_impl parameter's values. */
 extern const char * const zs_impl_names[ZSPLICE_IMPL_COUNT];
 
-const char *zs_env2(const char *a, const char *b);
 const char *zs_dev_path(bool full);
 
 /* The running kernel's own device: what "like mainline" compares with. */

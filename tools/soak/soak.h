@@ -3,8 +3,8 @@
  * Helpers of the zsplice soak programs: KTAP output (kselftest.h), random
  * numbers, zero checks, and the few places where the soak differs from the selftests'
  * zsplice_util.h (sysfs, stats, module load/unload), which it builds on.
- * Unlike zsplice_util.h, the soak always uses the real device nodes (no
- * ZSPLICE_DEV/ZSPLICE_FULL_DEV host mode).
+ * Unlike the selftests, the soak always uses the module's device nodes
+ * (no ZSPLICE_ZERO/ZSPLICE_FULL target mode).
  */
 #ifndef ZSPLICE_SOAK_H
 #define ZSPLICE_SOAK_H
