@@ -194,16 +194,18 @@ static void get_i(struct json_object *o, const char *k, int *out)
 	}
 }
 
-static void get_values(struct json_object *o, const char *k, struct zsb_result *r)
+/* the runs' values; how many there are (0 without the array) */
+static size_t get_values(struct json_object *o, const char *k, struct zsb_result *r)
 {
 	struct json_object *a;
 	size_t n;
 
 	if (!json_object_object_get_ex(o, k, &a) || !json_object_is_type(a, json_type_array))
-		return;
+		return 0;
 	n = json_object_array_length(a);
 	for (size_t i = 0; i < n && i < ZSB_MAX_RUNS; i++)
 		r->vals[i] = json_object_get_double(json_object_array_get_idx(a, i));
+	return n;
 }
 
 /* A record's numeric fields, read by their member names. */
@@ -216,6 +218,7 @@ static void get_values(struct json_object *o, const char *k, struct zsb_result *
 static void read_record(struct json_object *o, struct zsb_result *r)
 {
 	char unit[32] = "";
+	size_t n;
 	int u;
 
 	get_s(o, "source", r->source, sizeof(r->source));
@@ -236,7 +239,14 @@ static void read_record(struct json_object *o, struct zsb_result *r)
 	}
 	DOUBLE_FIELDS(GET_D)
 	INT_FIELDS(GET_I)
-	get_values(o, "values", r);
+	n = get_values(o, "values", r);
+	/*
+	 * Every run known: mean and sigma from the runs, as this zsbench and
+	 * LKP's ncompare compute them, whatever "mean" and "stddev" say (a
+	 * document written by another tool may have neither).
+	 */
+	if (n > 0 && n <= ZSB_MAX_RUNS && (size_t)r->runs == n)
+		zsb_result_finish(r);
 }
 
 int zsb_json_read_file(const char *path, struct zsb_results *rs)

@@ -154,6 +154,21 @@ int main(void)
 		free(t);
 		free(odd.r);
 	}
+	{
+		/* runs without mean and stddev (check-lkp's documents): computed */
+		struct zsb_results bare = { 0 };
+
+		f = fopen(path, "w");
+		fputs("{\"schema\":3,\"records\":[{\"metric\":\"m\",\"runs\":2,"
+		      "\"values\":[100,105.8]}]}", f);
+		fclose(f);
+		tap_ok(zsb_json_read_file(path, &bare) == 0 && bare.n == 1, "bare runs read");
+		if (bare.n == 1) {
+			tap_near(bare.r[0].mean, 102.9, 1e-9, "mean computed from the runs");
+			tap_near(bare.r[0].stddev, 2.9, 1e-9, "stddev computed from the runs");
+		}
+		free(bare.r);
+	}
 	f = open_memstream(&lkp, &lkplen);
 	zsb_format_lkp(f, &rs);
 	fclose(f);
