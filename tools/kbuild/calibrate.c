@@ -6,7 +6,7 @@
  * ITIMER_REAL fires a handler installed without SA_RESTART: the shape of
  * zsplice_signal_test's storm (a syscall per byte, a signal delivery every
  * few calls), which a debug kernel slows down far more than the fork, exec
- * and page-fault half of the calibration (guest-debug.sh).  Prints
+ * and page-fault half of the calibration (guest/calibrate.sh).  Prints
  * "calibrate signal_ms N" with the elapsed CLOCK_MONOTONIC milliseconds.
  */
 #include <errno.h>

@@ -19,7 +19,7 @@
  * With -s FILE it only saves MemAvailable (caches dropped) as a baseline;
  * with -c FILE it also checks the current MemAvailable against that
  * baseline with the soak tolerance: max(32 MiB, 2% of MemTotal), plus -k KB
- * on a kernel whose sanitizer keeps freed memory by design (guest-soak.sh
+ * on a kernel whose sanitizer keeps freed memory by design (guest/baseline.sh
  * passes generic KASAN's quarantine cap, MemTotal/32 + 1 MiB per CPU).
  * Prints TAP.  Needs root and the module loaded.
  */
