@@ -176,7 +176,7 @@ exec "$vm/run.sh" --kimage "$kd/bzImage" --kmods "$kd/modules" \\
 WRAP
 	chmod +x "$out/run-debug.sh"
 	ZSVM_RUN=$out/run-debug.sh SOAK_MINUTES=${SOAK_MINUTES:-3} \
-		bash "$top/tools/soak/soak.sh" --no-build --out "$out/soak" >"$out/soak.log" 2>&1
+		bash "$top/tools/soak/soak.sh" --ko "$out/zsplice.ko" --out "$out/soak" >"$out/soak.log" 2>&1
 	tail -n 3 "$out/soak.log"
 fi
 

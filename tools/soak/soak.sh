@@ -8,11 +8,13 @@
 # "N passed, N failed".  Exit status non-zero on any failure, a kernel
 # splat, a timeout or a guest that died.
 #
-# Usage: soak.sh [--out DIR] [--no-build]
+# Usage: soak.sh [--out DIR] [--no-build] [--ko FILE]
 #   --out DIR    logs (default tools/rig/.build/soak): build.log, ksft/
 #                (the job), console.log, output.log (guest TAP),
 #                verdict.tap (host results), summary.txt
 #   --no-build   use the zsplice.ko and programs already built
+#   --ko FILE    the module to soak (default the tree's zsplice.ko; one
+#                built for another kernel, e.g. check-debug's)
 # Environment:
 #   SOAK_MINUTES  budget in minutes (default 3, the short form of make check;
 #                 10 or more is the long form, which must reach 10^6 ops)
@@ -28,10 +30,12 @@ minutes=${SOAK_MINUTES:-3}
 rounds=${SOAK_ROUNDS:-50}
 out=$top/tools/rig/.build/soak
 build=1
+ko=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
+	--ko) ko=$2; build=0; shift 2 ;;
 	-h|--help) sed -n '3,/^set -uo/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "soak.sh: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -100,7 +104,8 @@ else
 	host_result "not ok" "stage the soak job (tools/rig/ksft-install.sh)"
 fi
 files=(--file "$ksft:/zs/ksft")
-[ -f "$top/zsplice.ko" ] && files+=(--file "$top/zsplice.ko:/zs/zsplice.ko")
+ko=${ko:-$top/zsplice.ko}
+[ -f "$ko" ] && files+=(--file "$ko:/zs/zsplice.ko")
 
 timeout=$(((minutes + 10) * 60))
 r=/zs/ksft/run_kselftest.sh
