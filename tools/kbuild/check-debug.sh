@@ -127,8 +127,7 @@ g=$here/guest
 tmo=$(( ${ZSVM_TEST_TIMEOUT:-$(zs_test_timeout)} * factor ))
 args=(--prog debug "$g/prepare.sh")
 if [ "${SKIP_SUITE:-0}" != 1 ]; then
-	args+=(--prog rig "$vm/guest/load.sh" --selftests
-	       --prog zsbench "$top/userspace/tests/smoke.sh" --prog rig "$vm/guest/unload.sh")
+	args+=(--suite)
 fi
 if [ "$variant" = debug ]; then
 	args+=(--prog debug "$g/fail-nth.sh" --prog debug "$g/kmemleak.sh" --file debug "$out/failnth")
@@ -136,8 +135,7 @@ fi
 bash "$vm/ksft-install.sh" "$out/ksft" "${args[@]}" --timeout debug $((1800 * factor)) || exit 2
 r=/zs/ksft/run_kselftest.sh
 cmd="export ZSPLICE_KO=/zs/zsplice.ko ZSVM_FACTOR=$factor; $r -t debug:prepare.sh"
-[ "${SKIP_SUITE:-0}" = 1 ] ||
-	cmd="$cmd; $r -t rig:load.sh -o $tmo; $r -c zsplice -o $tmo; $r -t zsbench:smoke.sh -o $tmo; $r -t rig:unload.sh -o $tmo"
+[ "${SKIP_SUITE:-0}" = 1 ] || cmd="$cmd; $(zs_suite_cmd "$tmo")"
 [ "$variant" != debug ] || cmd="$cmd; $r -t debug:fail-nth.sh -t debug:kmemleak.sh"
 files=(--file "$out/ksft:/zs/ksft" --file "$out/zsplice.ko:/zs/zsplice.ko")
 [ -x "$top/userspace/zsbench" ] && files+=(--file "$top/userspace/zsbench:/zs/bin/")

@@ -131,9 +131,7 @@ common && say "host: ioctl magic free in ioctl-number.rst" &&
 # test, unload.  Every program the tree expects is listed, so one that did
 # not build fails in the guest, and one the guest never got to fails here.
 ksft=$logs/ksft
-if ! bash "$vm/ksft-install.sh" "$ksft" --prog rig "$vm/guest/load.sh" --selftests \
-	--prog zsbench "$top/userspace/tests/smoke.sh" \
-	--timeout zsbench "$(zs_test_timeout)" --prog rig "$vm/guest/unload.sh"; then
+if ! bash "$vm/ksft-install.sh" "$ksft" --suite; then
 	result "$logs/guest-prep.log" "not ok" "kselftests not staged (tools/rig/ksft-install.sh)"
 fi
 files=(--file "$ksft:/zs/ksft")
@@ -146,13 +144,10 @@ else
 fi
 
 say "guest run: module, kselftests, smoke test (after $(elapsed))"
-r="/zs/ksft/run_kselftest.sh"
-o=${ZSVM_TEST_TIMEOUT:+ -o $ZSVM_TEST_TIMEOUT}
 # 64 possible CPUs (2 present): per-possible-CPU allocations show up.
 "$vm/run.sh" --out "$logs/guest" --timeout "${ZSVM_TIMEOUT:-720}" \
 	--possible "${ZSVM_POSSIBLE_CPUS:-64}" "${files[@]}" \
-	-- "export ZSPLICE_KO=/zs/zsplice.ko; $r -t rig:load.sh; $r -c zsplice$o;" \
-	"$r -t zsbench:smoke.sh$o; $r -t rig:unload.sh"
+	-- "export ZSPLICE_KO=/zs/zsplice.ko; $(zs_suite_cmd "${ZSVM_TEST_TIMEOUT:-}")"
 grc=$?
 case $grc in
 0|1) result "$logs/guest-verdict.log" ok "guest run: no kernel splat, finished in time" ;;

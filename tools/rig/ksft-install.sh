@@ -12,6 +12,10 @@
 # Usage: ksft-install.sh DIR [option]...
 #   --selftests          the tree's kselftests (selftests/, lib.mk's
 #                        `make install`) as collection zsplice
+#   --suite              the guest suite of make check and check-debug:
+#                        rig:load.sh, --selftests, zsbench:smoke.sh (with
+#                        selftests/settings' timeout), rig:unload.sh; its
+#                        guest command is zs_suite_cmd (kver.sh)
 #   --prog COLL FILE     FILE into DIR/COLL/, listed as COLL:<name>
 #   --file COLL FILE     FILE into DIR/COLL/, not listed (what a program
 #                        reads or runs)
@@ -71,6 +75,12 @@ while [ $# -gt 0 ]; do
 	--selftests)
 		selftests
 		shift ;;
+	--suite)
+		shift
+		set -- --prog rig "$here/guest/load.sh" --selftests \
+			--prog zsbench "$top/userspace/tests/smoke.sh" \
+			--timeout zsbench "$(zs_test_timeout)" \
+			--prog rig "$here/guest/unload.sh" "$@" ;;
 	--prog|--file)
 		[ $# -ge 3 ] || usage
 		mkdir -p "$out/$2"

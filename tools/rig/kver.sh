@@ -106,3 +106,12 @@ zs_test_timeout() {
 	rig=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 	sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' "$rig/../../selftests/settings"
 }
+
+# zs_suite_cmd [SECONDS]: the guest command of the suite that
+# ksft-install.sh --suite stages in /zs/ksft: load the module, the
+# kselftests, the zsbench smoke test, unload, each run_kselftest.sh call
+# with -o SECONDS when given.
+zs_suite_cmd() {
+	local r=/zs/ksft/run_kselftest.sh o=${1:+ -o $1}
+	echo "$r -t rig:load.sh$o; $r -c zsplice$o; $r -t zsbench:smoke.sh$o; $r -t rig:unload.sh$o"
+}
