@@ -77,9 +77,9 @@ else
 fi
 
 # 4. A guest that never finishes: hard timeout.
-vm hang --timeout 30 -- 'echo sleeping; sleep 100000'
+vm hang --timeout 15 -- 'echo sleeping; sleep 100000'
 check "hung guest hits the hard timeout (124, got $rc)" [ "$rc" = 124 ]
-check "timeout is reported as such" grep -q 'zsvm: TIMEOUT after 30 s' "$out/hang/zsvm.err"
+check "timeout is reported as such" grep -q 'zsvm: TIMEOUT after 15 s' "$out/hang/zsvm.err"
 
 # 5. A guest that dies before reporting a status.
 vm die --timeout 300 -- 'echo dying; poweroff -f; sleep 100'
