@@ -230,6 +230,7 @@ fetch() {
 	case $s in
 	6.1|6.12) fetch_bookworm "$k" ;;
 	*)
+		mkdir -p "$(dirname "$ZS_KCACHE")"
 		exec 9>"$ZS_KCACHE.lock"
 		flock 9
 		fetch_trixie "$k"
@@ -248,6 +249,7 @@ make_chroot() {
 	local key tmp
 	key=$(chroot_key)
 	[ "$(cat "$ZS_CHROOT/.zs-key" 2>/dev/null)" = "$key" ] && return 0
+	mkdir -p "$(dirname "$ZS_CHROOT")"
 	exec 8>"$ZS_CHROOT.lock"
 	flock 8
 	[ "$(cat "$ZS_CHROOT/.zs-key" 2>/dev/null)" = "$key" ] && return 0
