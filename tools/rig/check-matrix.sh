@@ -11,7 +11,9 @@
 # kernel and source they read (the 7.x tree) is there (a kernel that cannot
 # be fetched fails the matrix; its leg and what it carries do not run).  The other legs
 # leave out the rig's self-test (SKIP_RIG=1, it tests run.sh, not the
-# kernel) unless MATRIX_RIG=1.
+# kernel) unless MATRIX_RIG=1, and soak for MATRIX_SOAK_MINUTES (default 1:
+# every soak program and check, with shorter fuzzing shares) instead of
+# make check's 3 minutes.
 # Prints one closing count per kernel and, last, the total
 # "N passed, N failed[, N skipped]".  Exits non-zero on any failure.
 #
@@ -103,19 +105,22 @@ last=${order[${#order[@]} - 1]}
 for s in "${order[@]}"; do
 	ready "$s" || continue
 	k=$(cat "$out/fetch-$s.kver")
-	rig=1
-	[ "$k" = "$default" ] || rig=${MATRIX_RIG:-0}
+	rig=1 soak=${SOAK_MINUTES:-3}
+	if [ "$k" != "$default" ]; then
+		rig=${MATRIX_RIG:-0}
+		soak=${MATRIX_SOAK_MINUTES:-1}
+	fi
 	common=1
 	[ "$s" = "$last" ] && common=0
 	say "make check KVER=$k (after $(($(date +%s) - start)) s)"
 	t0=$(date +%s)
 	SKIP_RIG=$([ "$rig" = 1 ] && echo 0 || echo 1) SKIP_HOST_COMMON=$common \
-		KVER=$k CHECK_OUT="$out/$k" bash "$vm/check.sh" >"$out/$k.log" 2>&1 || rc=1
+		SOAK_MINUTES=$soak KVER=$k CHECK_OUT="$out/$k" bash "$vm/check.sh" >"$out/$k.log" 2>&1 || rc=1
 	line=$(tail -n 1 "$out/$k/summary.txt" 2>/dev/null)
 	[ -n "$line" ] || line="0 passed, 1 failed"
 	grep -h '^FAIL: ' "$out/$k/summary.txt" 2>/dev/null | sed "s|^|matrix: $k: |"
 	grep -q '^FAIL: ' "$out/$k/summary.txt" 2>/dev/null && why_failed "$out/$k.log" | sed "s|^|matrix: $k: |"
-	say "$k: $line ($(($(date +%s) - t0)) s$([ "$rig" = 1 ] || echo ', rig self-test left out')$([ "$common" = 0 ] && echo ', with the host tests of every kernel'))"
+	say "$k: $line ($(($(date +%s) - t0)) s, $soak min soak$([ "$rig" = 1 ] || echo ', rig self-test left out')$([ "$common" = 0 ] && echo ', with the host tests of every kernel'))"
 	echo "$line" >>"$out/summary.txt"
 done
 [ -f "$out/fetch.tap" ] && { cat "$out/fetch.tap"; echo "0 passed, $(grep -c . "$out/fetch.tap") failed" >>"$out/summary.txt"; }
