@@ -297,16 +297,16 @@ for log in "$out"/guest-*/output.log "$out"/quick-*/output.log; do
 	fi
 done
 
-if has_phase guest; then
-	for k in $kernels; do
-		if [ "$k" = stock ] || [ ! -f "$out/zsbench-stock.json" ] || [ ! -f "$out/zsbench-$k.json" ]; then
-			continue
-		fi
-		echo "== zsbench compare stock $k" | tee -a "$out/summary.txt"
-		"$top/userspace/zsbench" compare "$out/zsbench-stock.json" "$out/zsbench-$k.json" |
-			tee -a "$out/summary.txt"
-	done
-fi
+# Every comparison the output directory holds, as for the icount ones
+# below (MEM_PHASES=summary rewrites the whole summary).
+for k in $kernels; do
+	if [ "$k" = stock ] || [ ! -f "$out/zsbench-stock.json" ] || [ ! -f "$out/zsbench-$k.json" ]; then
+		continue
+	fi
+	echo "== zsbench compare stock $k" | tee -a "$out/summary.txt"
+	(cd "$out" && "$top/userspace/zsbench" compare zsbench-stock.json "zsbench-$k.json") |
+		tee -a "$out/summary.txt"
+done
 for j in "$out"/icount-*.json; do
 	k=$(basename "$j" .json)
 	k=${k#icount-}
@@ -315,10 +315,12 @@ for j in "$out"/icount-*.json; do
 	fi
 	echo "== zsbench compare stock $k, guest instructions per op (-icount; $(cat "$out/icount-$k/run.txt" 2>/dev/null))" |
 		tee -a "$out/summary.txt"
-	"$top/userspace/zsbench" compare "$out/icount-stock.json" "$j" | tee -a "$out/summary.txt"
+	(cd "$out" && "$top/userspace/zsbench" compare icount-stock.json "icount-$k.json") |
+		tee -a "$out/summary.txt"
 done
 
-# The summary, with the command and commit that produced it, in results/.
+# The summary, with the command and commit that produced it, in results/
+# (file names relative to the output directory: no path of this machine).
 mkdir -p "$top/results"
 {
 	echo "# make mem-check MEM_KERNELS=\"$kernels\" MEM_PHASES=\"$phases\""
