@@ -30,6 +30,11 @@ mkdir -p "$out"
 : >"$out/summary.txt"
 
 say() { echo "matrix: $*"; }
+if ! [[ ${MATRIX_SOAK_MINUTES:-1} =~ ^[1-9][0-9]*$ ]]; then
+	say "MATRIX_SOAK_MINUTES wants whole minutes, at least 1 (got '$MATRIX_SOAK_MINUTES')"
+	echo "0 passed, 1 failed" | tee "$out/total.txt"
+	exit 2
+fi
 
 # What check.sh needs first (the 6.12 kernel among it); then, in the
 # background, the trixie build chroot and every series' kernel but the

@@ -174,12 +174,16 @@ if [ "${SKIP_SOAK:-0}" != 1 ]; then
 	say "soak, short form (after $(elapsed))"
 	SOAK_MINUTES=${SOAK_MINUTES:-3} bash "$top/tools/soak/soak.sh" \
 		--no-build --out "$logs/soak"
+	src=$?
+	# A soak that stopped before its first result (bad SOAK_MINUTES) counts.
+	[ "$src" = 0 ] || [ -s "$logs/soak/verdict.tap" ] ||
+		result "$logs/soak-verdict.log" "not ok" "soak did not run (status $src)"
 fi
 
 # ---------------------------------------------------------------- verdict
 say "finished after $(elapsed); logs in $logs"
 logfiles=()
-for f in builds.log host-unit.log host-lint.log host-mainline.log host-dkms.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log perf-gate.log rig.log soak/verdict.tap soak/output.log; do
+for f in builds.log host-unit.log host-lint.log host-mainline.log host-dkms.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log perf-gate.log rig.log soak-verdict.log soak/verdict.tap soak/output.log; do
 	[ -f "$logs/$f" ] && logfiles+=("$logs/$f")
 done
 lists=$ksft/kselftest-list.txt
