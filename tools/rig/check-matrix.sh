@@ -30,8 +30,7 @@ mkdir -p "$out"
 : >"$out/summary.txt"
 
 say() { echo "matrix: $*"; }
-if ! [[ ${MATRIX_SOAK_MINUTES:-1} =~ ^[1-9][0-9]*$ ]]; then
-	say "MATRIX_SOAK_MINUTES wants whole minutes, at least 1 (got '$MATRIX_SOAK_MINUTES')"
+if ! (. "$vm/kver.sh" && zs_check_minutes MATRIX_SOAK_MINUTES "${MATRIX_SOAK_MINUTES:-1}"); then
 	echo "0 passed, 1 failed" | tee "$out/total.txt"
 	exit 2
 fi

@@ -107,6 +107,14 @@ zs_test_timeout() {
 	sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' "$rig/../../selftests/settings"
 }
 
+# zs_check_minutes NAME VALUE: VALUE is a budget in whole minutes, at
+# least 1; otherwise say so, naming the variable NAME, and fail.
+zs_check_minutes() {
+	[[ $2 =~ ^[1-9][0-9]*$ ]] && return 0
+	echo "${0##*/}: $1 wants whole minutes, at least 1 (got '$2')" >&2
+	return 1
+}
+
 # zs_suite_cmd [SECONDS]: the guest command of the suite that
 # ksft-install.sh --suite stages in /zs/ksft: load the module, the
 # kselftests, the zsbench smoke test, unload, each run_kselftest.sh call

@@ -40,8 +40,9 @@ while [ $# -gt 0 ]; do
 	*) echo "soak.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
-[[ $minutes =~ ^[0-9]+$ ]] && [ "$minutes" -ge 1 ] ||
-	{ echo "soak.sh: SOAK_MINUTES wants whole minutes" >&2; exit 2; }
+# shellcheck source=tools/rig/kver.sh
+. "$top/tools/rig/kver.sh"
+zs_check_minutes SOAK_MINUTES "$minutes" || exit 2
 [[ $rounds =~ ^[0-9]+$ ]] || { echo "soak.sh: SOAK_ROUNDS wants a number" >&2; exit 2; }
 
 rm -rf "$out"
@@ -49,8 +50,6 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 verdict=$out/verdict.tap
 # The host's own results: KTAP through the kernel's ktap_helpers.sh.
-# shellcheck source=tools/rig/kver.sh
-. "$top/tools/rig/kver.sh"
 . "${KSFT_DIR:-$(zs_src_tree)/tools/testing/selftests}/kselftest/ktap_helpers.sh"
 host_result() { # host_result ok|"not ok" TEXT
 	if [ "$1" = ok ]; then ktap_test_pass "$2"; else ktap_test_fail "$2"; fi >>"$verdict"
