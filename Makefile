@@ -118,8 +118,10 @@ define zs_depmod
 endef
 
 .PHONY: install uninstall install-module
+# ZS_KEXEC's chroot sees only the paths it binds: a staging path among them.
 install-module: module
-	$(ZS_KEXEC) $(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
+	$(if $(and $(ZS_KEXEC),$(INSTALL_MOD_PATH)),mkdir -p $(INSTALL_MOD_PATH) && \
+		ZS_BINDS=$(abspath $(INSTALL_MOD_PATH))) $(ZS_KEXEC) $(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
 		INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) CONFIG_MODULE_COMPRESS_ALL= \
 		CONFIG_MODULE_SIG_ALL= DEPMOD=true modules_install
 	$(call zs_depmod)

@@ -86,7 +86,9 @@ else
 	result "$logs/builds.log" "not ok" "build userspace: userspace/Makefile missing"
 fi
 build soak make -C "$top/tools/soak"
-# The install path, staged for the guest's modprobe test (selftests/modprobe.sh).
+# The install path, staged for the guest's modprobe test (selftests/modprobe.sh),
+# which fails if make install-module left nothing there.
+mkdir -p "$logs/stage"
 build install-module zs_make "$KVER" install-module \
 	INSTALL_MOD_PATH="$logs/stage"
 say "builds done after $(elapsed)"
@@ -136,7 +138,7 @@ if ! bash "$vm/ksft-install.sh" "$ksft" --suite; then
 fi
 files=(--file "$ksft:/zs/ksft")
 [ -f "$top/zsplice.ko" ] && files+=(--file "$top/zsplice.ko:/zs/zsplice.ko")
-[ -d "$logs/stage" ] && files+=(--file "$logs/stage:/zs/stage")
+files+=(--file "$logs/stage:/zs/stage")
 if [ -x "$top/userspace/zsbench" ]; then
 	files+=(--file "$top/userspace/zsbench:/zs/bin/")
 else
