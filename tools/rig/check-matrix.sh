@@ -29,8 +29,10 @@ start=$(date +%s)
 mkdir -p "$out"
 : >"$out/summary.txt"
 
+# shellcheck source=tools/rig/kver.sh
+. "$vm/kver.sh"
 say() { echo "matrix: $*"; }
-if ! (. "$vm/kver.sh" && zs_check_minutes MATRIX_SOAK_MINUTES "${MATRIX_SOAK_MINUTES:-1}"); then
+if ! zs_check_minutes MATRIX_SOAK_MINUTES "${MATRIX_SOAK_MINUTES:-1}"; then
 	echo "0 passed, 1 failed" | tee "$out/total.txt"
 	exit 2
 fi
@@ -46,7 +48,7 @@ nice -n 10 bash "$vm/kernels.sh" chroot >"$out/chroot.log" 2>&1 &
 chroot_pid=$!
 
 # The legs: the installed 6.12 kernel's series first (nothing to fetch).
-default=$(. "$vm/kver.sh" && zs_installed_kver)
+default=$(zs_installed_kver)
 order=
 for s in $series; do
 	case $default in "$s".*) order="$s $order" ;; *) order="$order $s" ;; esac
