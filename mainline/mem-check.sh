@@ -17,12 +17,15 @@
 # instructions per splice; zsbench compares each kernel with stock.
 #
 # Parameters (make variables or environment):
-#   MEM_KERNELS   the kernels, by name (default "stock v3 v3+huge-zero-folio
-#                 rfc"): stock, or SERIES[+FRAGMENT...] where SERIES is a
-#                 series directory of mainline/<version>/ (its cover's
-#                 Depends are applied first) or a path to one, FRAGMENT a
-#                 config fragment of the kernel builder by name
-#                 (huge-zero-folio) or a path; all on base.config + thp.config
+#   MEM_KERNELS   the kernels, by name (default "stock fix zero rfc
+#                 rfc@persistent"): stock, or SERIES[+FRAGMENT...][@SETUP]
+#                 where SERIES is a series directory of mainline/<version>/
+#                 (its cover's Depends are applied first) or a path to one,
+#                 FRAGMENT a config fragment of the kernel builder by name
+#                 (huge-zero-folio) or a path; all on base.config +
+#                 thp.config.  @SETUP boots the same kernel with a guest
+#                 setup step first: @persistent writes 1 to the RFC's
+#                 transparent_hugepage/persistent_huge_zero_folio
 #   MEM_PHASES    what to run (default "guest icount"): guest = the boot
 #                 above; quick = a boot with the fill kselftest and
 #                 splice_int_max only (MEM_QUICK_TESTS: the edit loop);
@@ -65,7 +68,7 @@ fi
 [ -n "$ver" ] || { say "trixie offers no linux-source-7.x"; exit 2; }
 src=$(zs_source "$ver") || exit 2
 out=${MEM_CHECK_OUT:-$top/.mem-check/$ver}
-kernels=${MEM_KERNELS:-stock v3 v3+huge-zero-folio rfc}
+kernels=${MEM_KERNELS:-stock fix zero rfc rfc@persistent}
 phases=${MEM_PHASES:-guest icount}
 for p in $phases; do
 	case $p in guest|quick|icount|summary) ;; *) say "MEM_PHASES: $p is not guest, quick, icount or summary"; exit 2 ;; esac
@@ -76,7 +79,7 @@ mkdir -p "$out"
 
 # kernel_args NAME: the builder's arguments for kernel NAME.
 kernel_args() {
-	local name=$1 s f d args=()
+	local name=${1%%@*} s f d args=()
 	if [ "$name" = stock ]; then
 		echo "$src" "$kb/base.config" "$kb/thp.config"
 		return
@@ -98,9 +101,19 @@ kernel_args() {
 	echo "${args[@]}"
 }
 
+# guest_setup NAME: the guest command that @SETUP of kernel NAME stands for.
+guest_setup() {
+	case $1 in
+	*@persistent) echo "sh /zs/bin/setup-persistent.sh" ;;
+	*@*) say "kernel $1: no guest setup @${1#*@} (known: @persistent)" >&2; return 1 ;;
+	*) echo true ;;
+	esac
+}
+
 # ------------------------------------------------------------- kernels
-declare -A kdir
+declare -A kdir has_fix has_zero
 for k in $kernels; do
+	guest_setup "$k" >/dev/null || exit 2
 	read -r -a args <<<"$(kernel_args "$k")" || exit 2
 	[ ${#args[@]} -gt 0 ] || exit 2
 	say "kernel $k: build.sh ${args[*]#"$top"/}"
@@ -110,6 +123,14 @@ for k in $kernels; do
 		exit 1
 	fi
 	say "kernel $k: $(cat "${kdir[$k]}/release"), $(head -n 1 "${kdir[$k]}/time.txt")"
+	# splice_int_max is expected to pass where the fix series is applied
+	case " ${args[*]} " in *"/$ver/fix "*) has_fix[$k]=1 ;; *) has_fix[$k]=0 ;; esac
+	# /dev/zero splices by reference where a series makes mem.c use zero_splice_read()
+	has_zero[$k]=0
+	for a in "${args[@]}"; do
+		[ -d "$a" ] && cat "$a"/*.patch 2>/dev/null | grep -q '^+.*splice_read.*= zero_splice_read' &&
+			has_zero[$k]=1
+	done
 done
 
 # ------------------------------------------------------- host builds
@@ -131,6 +152,45 @@ done
 gcc -O2 -Wall -Wextra -static -o "$int_max" \
 	"$tmp/tools/testing/selftests/splice/splice_int_max.c" || exit 2
 rm -rf "$tmp"
+# The kernel's own splice selftests (as the source has them) and tcp_mmap.
+ksplice=$out/splice
+mkdir -p "$ksplice"
+for t in splice_read default_file_splice_read; do
+	gcc -O2 -static -o "$ksplice/$t" "$pristine/tools/testing/selftests/splice/$t.c" || exit 2
+done
+cp "$pristine"/tools/testing/selftests/splice/*.sh "$ksplice/"
+gcc -O2 -o "$out/tcp_mmap" -I"$pristine/tools/testing/selftests" \
+	"$pristine/tools/testing/selftests/net/tcp_mmap.c" -lpthread -lcrypto ||
+	say "tcp_mmap did not build (libssl-dev): its test skips"
+
+# The program workloads (mainline/guest/programs.sh): the consumer, the
+# sender for tcp_mmap, and the programs as the host has them; uutils
+# coreutils with trixie's libc (mainline/sources.sh: zs_uutils).
+for p in drain zero-send; do
+	gcc -O2 -Wall -Wextra -static -o "$out/$p" "$here/$p.c" || exit 2
+done
+pfiles=(--file "$out/drain:/zs/bin/" --file "$out/zero-send:/zs/bin/"
+	--file "$here/guest/setup-persistent.sh:/zs/bin/")
+[ -x "$out/tcp_mmap" ] && pfiles+=(--file "$out/tcp_mmap:/zs/bin/")
+for p in pv stdbuf; do
+	b=$(command -v "$p") && pfiles+=(--file "$b:/zs/bin/") || say "no $p on the host: its workload skips"
+done
+for f in /usr/libexec/coreutils/libstdbuf.so /usr/lib/coreutils/libstdbuf.so; do
+	[ -f "$f" ] && pfiles+=(--file "$f:$f")
+done
+pfiles+=(--file /usr/bin/cat:/zs/gnu/cat --file /usr/bin/dd:/zs/gnu/dd)
+if uu=$(zs_uutils); then
+	# a directory: the rig would run the host's ldd on the binary
+	rm -rf "$out/uutils" && mkdir -p "$out/uutils/usr/bin" "$out/uutils/usr/lib/x86_64-linux-gnu" &&
+	cp -L "$uu/usr/bin/coreutils" "$out/uutils/usr/bin/" &&
+	for f in ld-linux-x86-64.so.2 libc.so.6 libm.so.6 libgcc_s.so.1 libselinux.so.1 libpcre2-8.so.0; do
+		cp -L "$uu/usr/lib/x86_64-linux-gnu/$f" "$out/uutils/usr/lib/x86_64-linux-gnu/" || exit 2
+	done || exit 2
+	pfiles+=(--file "$out/uutils:/zs/uutils")
+	say "uutils: $(ls "$ZS_UUTILS_CACHE"/rust-coreutils_*.deb 2>/dev/null | sed 's|.*/||')"
+else
+	say "no uutils coreutils: its workload skips"
+fi
 
 gcc -O2 -Wall -Wextra -pthread -static -o "$out/contention" "$here/contention.c" || exit 2
 lkp=${MEM_LKP_STRESSNG:-/var/cache/zsplice/stress-ng/V0.17.00/stress-ng}
@@ -150,7 +210,10 @@ g=$here/guest
 args=(--selftests --prog mem "$int_max" --prog mem "$g/zsbench.sh" --prog rig "$rig/guest/load.sh")
 [ "$lkp" = none ] || args+=(--prog mem "$g/lkp.sh")
 args+=(--prog mem "$g/contention-run.sh" --file mem "$here/contention.sh"
-       --file mem "$out/contention" --timeout mem "$tmo")
+       --file mem "$out/contention" --prog mem "$g/programs.sh"
+       --prog mem "$ksplice/short_splice_read.sh" --prog mem "$ksplice/default_file_splice_read.sh"
+       --file mem "$ksplice/splice_read" --file mem "$ksplice/default_file_splice_read"
+       --timeout mem "$tmo")
 bash "$rig/ksft-install.sh" "$out/ksft-guest" "${args[@]}" || exit 2
 args=()
 for t in ${MEM_QUICK_TESTS:-zsplice_fill_test splice_int_max}; do
@@ -192,14 +255,16 @@ kernel_boot() {
 }
 
 # impl_of K: what kernel K's /dev/zero does, as the kselftests' target
-# mode names it: copy (stock), folio (2 MiB buffers: the persistent huge
-# zero folio, or the RFC's pinned one), zeropage (4 KiB buffers).
+# mode names it: copy (stock, or no series that gives mem.c
+# zero_splice_read()), folio (2 MiB buffers: the persistent huge zero
+# folio, by the option or by the RFC's knob at @persistent), zeropage
+# (4 KiB buffers).
 impl_of() {
 	local d=${kdir[$1]}
-	if [ "$1" = stock ]; then
+	if [ "${has_zero[$1]}" = 0 ]; then
 		echo copy
 	elif grep -q '^CONFIG_PERSISTENT_HUGE_ZERO_FOLIO=y' "$d/config" ||
-	     grep -q pin_huge_zero_folio "$d/linux/mm/huge_memory.c" 2>/dev/null; then
+	     [[ $1 == *@persistent ]]; then
 		echo folio
 	else
 		echo zeropage
@@ -218,7 +283,7 @@ for phase in guest quick; do
 	has_phase "$phase" || continue
 	for k in $kernels; do
 		rm -rf "$out/$phase-$k"
-		kfiles=("${files[@]}" --file "$out/ksft-$phase:/zs/ksft")
+		kfiles=("${files[@]}" "${pfiles[@]}" --file "$out/ksft-$phase:/zs/ksft")
 		if ko=$(build_module "$k"); then
 			kfiles+=(--file "$ko:/zs/")
 		else
@@ -228,10 +293,12 @@ for phase in guest quick; do
 		[ -z "${MEM_ZSBENCH_ARGS:-}" ] || env="$env ZSBENCH_ARGS='$MEM_ZSBENCH_ARGS'"
 		[ "$lkp" = none ] || env="$env MEM_LKP_STRESSNG=$lkp MEM_LKP_TIME=${MEM_LKP_TIME:-60}"
 		r=/zs/ksft/run_kselftest.sh
+		env="$env; $(guest_setup "$k") || exit 1"
 		if [ "$phase" = quick ]; then
 			cmd="$env; $r -o $tmo"
 		else
 			cmd="$env; $r -c zsplice -o $tmo; $r -t mem:splice_int_max -t mem:zsbench.sh -o $tmo;"
+			cmd="$cmd $r -t mem:short_splice_read.sh -t mem:default_file_splice_read.sh -t mem:programs.sh -o $tmo;"
 			cmd="$cmd $r -t rig:load.sh; $r -t mem:$([ "$lkp" = none ] || echo "lkp.sh -t mem:")contention-run.sh -o $tmo"
 		fi
 		say "$phase: kernel $k ($(cat "${kdir[$k]}/release")), /dev/zero as $(impl_of "$k")"
@@ -248,53 +315,70 @@ done
 
 # ------------------------------------------------------- icount runs
 # /dev/zero only (no module: every kernel measures the same thing), the
-# splice sizes and sendfile of the perf gate, 5 repetitions of 0.01 guest s.
+# splice sizes and sendfile of the perf gate, sendfile to loopback TCP, 5
+# repetitions of 0.01 guest s; then the program workloads, whose guest ns
+# are instructions.
 if has_phase icount; then
 	for k in $kernels; do
 		rm -rf "$out/icount-$k" "$out/icount-$k.json"
 		say "icount: kernel $k ($(cat "${kdir[$k]}/release"))"
 		kernel_boot "$k" icount --icount --cpus 1 --timeout 900 \
-			--file "$top/userspace/zsbench:/zs/bin/" --collect /tmp/icount.json -- \
-			"zsbench run --icount --no-load --no-floor --runs 5 --duration 0.01 --quiet \
+			--file "$top/userspace/zsbench:/zs/bin/" "${pfiles[@]}" \
+			--file "$g/programs.sh:/zs/bin/" --collect /tmp/icount.json -- \
+			"$(guest_setup "$k") && ip link set lo up &&
+			zsbench run --icount --no-load --no-floor --runs 5 --duration 0.01 --quiet \
 				--impl devzero --json /tmp/icount.json \
-				--workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K" &&
+				--workload splice-1,splice-4K,splice-64K,splice-1M,sendfile-null-64K,sendfile-tcp-64K &&
+			sh /zs/bin/programs.sh" &&
 			cp "$out/icount-$k/icount.json" "$out/icount-$k.json" &&
 			stamp "$out/icount-$k" "$k"
 	done
 fi
 
 # -------------------------------------------------------------- summary
+# Of the kernels of this run only: logs of others in the output directory
+# are left out.
 {
-	for log in "$out"/guest-*/output.log "$out"/quick-*/output.log; do
-		[ -f "$log" ] || continue
-		k=$(basename "$(dirname "$log")")
-		echo "== $k ($(cat "$(dirname "$log")/run.txt" 2>/dev/null))"
-		grep -E 'small_splice_count:zsplice .* pipe (64|1024) KiB' "$log" |
-			sed -E 's/^(# )+[^ ]*small_splice_count:/  fill: /'
-		awk '/^# selftests: / { t = $4 } /^# # Totals:/ { print "  " t ": " substr($0, 3) }' "$log"
-		grep -E '^# ((lkp|devzero|none): .*asleep|.*stress-ng: (info|metrc).*splice)' "$log" | sed 's/^# //'
-		grep -E '^# (devzero|copy|zeropage) /dev/.* MBps ' "$log" | sed 's/^# /  /'
+	for phase in guest quick icount; do
+		for k in $kernels; do
+			log=$out/$phase-$k/output.log
+			[ -f "$log" ] || continue
+			echo "== $phase-$k ($(cat "$out/$phase-$k/run.txt" 2>/dev/null))"
+			grep -E 'small_splice_count:zsplice .* pipe (64|1024) KiB' "$log" |
+				sed -E 's/^(# )+[^ ]*small_splice_count:/  fill: /'
+			awk '/^# selftests: / { t = $4 } /^# # Totals:/ { print "  " t ": " substr($0, 3) }' "$log"
+			grep -E '^# ((lkp|devzero|none): .*asleep|.*stress-ng: (info|metrc).*splice)' "$log" | sed 's/^# //'
+			grep -E '^# (devzero|copy|zeropage) /dev/.* MBps ' "$log" | sed 's/^# /  /'
+			grep -E '^(# )*(program [^ ]* median|tcp_mmap: received|setup: )' "$log" | sed -E 's/^(# )*/  /'
+			grep -E '^(not )?ok [0-9]+ selftests: mem: (short_splice_read|default_file_splice_read)' "$log" |
+				sed -E 's/^(not ok|ok) [0-9]+ selftests: mem: ([^ ]*).*/  kselftest splice: \2 \1/'
+		done
 	done
 } | tee "$out/summary.txt"
 
-for log in "$out"/guest-*/output.log "$out"/quick-*/output.log; do
-	[ -f "$log" ] || continue
-	k=$(basename "$(dirname "$log")")
-	k=${k#*-}
-	phase=$(basename "$(dirname "$log")")
-	phase=${phase%%-*}
-	if [ "$k" = stock ]; then
-		grep -qE '^ok [0-9]+ selftests: mem: splice_int_max$' "$log" &&
-			say "stock: splice_int_max passed: the reproducer no longer shows the bug"
-		continue
-	fi
-	# a kselftest or splice_int_max that failed, or never ran
-	grep -E '^(zsplice:zsplice_|mem:splice_int_max)' "$out/ksft-$phase/kselftest-list.txt" >"$out/expect-$phase"
-	if grep -qE '^not ok [0-9]+ selftests: (zsplice: zsplice_|mem: splice_int_max)' "$log" ||
-	   awk -v lists="$out/expect-$phase" -f "$rig/tapcount.awk" "$log" | grep -q 'never ran'; then
-		say "kernel $k: a kselftest or splice_int_max failed"
-		fail=1
-	fi
+# A zsplice kselftest that failed or never ran fails mem-check on every
+# kernel; splice_int_max is expected to pass where the fix series is
+# applied, and to fail elsewhere (reported, not a failure).
+for phase in guest quick; do
+	for k in $kernels; do
+		log=$out/$phase-$k/output.log
+		[ -f "$log" ] || continue
+		want='zsplice:zsplice_'
+		[ "${has_fix[$k]}" = 1 ] && want="$want|mem:splice_int_max"
+		if [ "${has_fix[$k]}" = 0 ] &&
+		   grep -qE '^ok [0-9]+ selftests: mem: splice_int_max$' "$log"; then
+			say "kernel $k: splice_int_max passed without the fix series: the reproducer no longer shows the bug"
+		fi
+		[ "$k" = stock ] && continue
+		grep -E "^($want)" "$out/ksft-$phase/kselftest-list.txt" >"$out/expect-$phase"
+		if grep -qE "^not ok [0-9]+ selftests: (${want//:/: })" "$log" ||
+		   awk -v lists="$out/expect-$phase" -f "$rig/tapcount.awk" "$log" | grep -q 'never ran'; then
+			what=kselftest
+			[ "${has_fix[$k]}" = 1 ] && what="kselftest or splice_int_max"
+			say "kernel $k: a $what failed"
+			fail=1
+		fi
+	done
 done
 
 # Every comparison the output directory holds, as for the icount ones
@@ -307,10 +391,8 @@ for k in $kernels; do
 	(cd "$out" && "$top/userspace/zsbench" compare zsbench-stock.json "zsbench-$k.json") |
 		tee -a "$out/summary.txt"
 done
-for j in "$out"/icount-*.json; do
-	k=$(basename "$j" .json)
-	k=${k#icount-}
-	if [ "$k" = stock ] || [ ! -f "$out/icount-stock.json" ]; then
+for k in $kernels; do
+	if [ "$k" = stock ] || [ ! -f "$out/icount-stock.json" ] || [ ! -f "$out/icount-$k.json" ]; then
 		continue
 	fi
 	echo "== zsbench compare stock $k, guest instructions per op (-icount; $(cat "$out/icount-$k/run.txt" 2>/dev/null))" |

@@ -70,7 +70,7 @@ zs_newest_7x() {
 
 # A series directory holds its patches (*.patch, applied in name order) and
 # a "cover": a header of "Key: value" lines, a blank line, the cover
-# letter's text.  Keys: Subject, Prefix (PATCH, PATCH v3, RFC PATCH), Base,
+# letter's text.  Keys: Subject, Prefix (PATCH, PATCH v2, RFC PATCH), Base,
 # Depends (series directories beside this one that must be applied first),
 # Cc (one address a line, on top of what get_maintainer.pl finds).
 
@@ -115,4 +115,32 @@ zs_pristine_tree() {
 	d=${ZS_KBUILD_CACHE:-/var/cache/zsplice/kbuild}/src-$(sha256sum <"$1" | cut -c1-16)
 	[ -e "$d/done" ] && [ -d "$d/linux" ] || return 1
 	echo "$d/linux"
+}
+
+# zs_uutils: a directory holding trixie's rust-coreutils (uutils) with the
+# libc it needs (glibc >= 2.39; bookworm has 2.36), unpacked from packages
+# of the private trixie apt configuration into $ZS_UUTILS_CACHE, or status
+# 1 with the reason on stderr.  Run as usr/lib/x86_64-linux-gnu/ld-linux-
+# x86-64.so.2 --library-path usr/lib/x86_64-linux-gnu usr/bin/coreutils.
+ZS_UUTILS_CACHE=${ZS_UUTILS_CACHE:-/var/cache/zsplice/uutils}
+ZS_UUTILS_PKGS="rust-coreutils libc6 libselinux1 libgcc-s1 libpcre2-8-0"
+zs_uutils() {
+	local d=$ZS_UUTILS_CACHE p
+	if [ ! -e "$d/done" ]; then
+		[ -r "$ZS_APT_TRIXIE" ] || {
+			echo "no private trixie apt configuration at $ZS_APT_TRIXIE (tools/rig/kernels.sh fetch 7 sets it up)" >&2
+			return 1
+		}
+		mkdir -p "$d" && rm -rf "$d/root" "$d"/*.deb || return 1
+		for p in $ZS_UUTILS_PKGS; do
+			(cd "$d" && apt-get -q -c "$ZS_APT_TRIXIE" download "$p") >&2 ||
+				{ echo "apt-get download $p (trixie) failed" >&2; return 1; }
+		done
+		for p in "$d"/*.deb; do
+			dpkg -x "$p" "$d/root" || return 1
+		done
+		[ -x "$d/root/usr/bin/coreutils" ] || { echo "rust-coreutils has no usr/bin/coreutils" >&2; return 1; }
+		touch "$d/done"
+	fi
+	echo "$d/root"
 }

@@ -142,7 +142,7 @@ libs_of() {
 	local f
 	for f in "$@"; do
 		[ -x "$f" ] && [ -f "$f" ] || continue
-		{ ldd "$f" 2>/dev/null || true; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+		{ ldd "$f" 2>/dev/null || true; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /:$/ { print $1 }'
 	done | sort -u
 }
 
