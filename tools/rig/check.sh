@@ -120,7 +120,7 @@ say "builds done after $(elapsed)"
 # ------------------------------------------------------- host unit tests
 # SKIP_HOST_COMMON=1 (check-matrix, for all but one kernel) leaves out the
 # host tests that do not depend on KVER: userspace unit tests, the
-# mainline/ series, the ioctl number table.
+# mainline/ series, the --help of every script, the ioctl number table.
 common() { [ "${SKIP_HOST_COMMON:-0}" != 1 ]; }
 if ! common; then
 	say "host unit tests, mainline/ series, ioctl number: left out (SKIP_HOST_COMMON=1)"
@@ -144,6 +144,11 @@ common && say "host: mainline/ series" &&
 say "host: dkms build"
 section host:dkms-build "$logs/host-dkms.log" bash "$top/tools/lint/dkms-build.sh" \
 	"$KVER" "$logs/dkms"
+
+# Every script answers --help and -h with its usage and does nothing else
+# (tools/rig/selftest-help.sh: in a scratch copy, with stubs and empty caches).
+common && say "host: --help of every script" &&
+	section host:help "$logs/host-help.log" bash "$vm/selftest-help.sh"
 
 # Our ioctl magic is free in the kernel's ioctl-number table (6.12 and 7.x
 # sources); --self-test proves the check fails for 0xB7.
@@ -209,7 +214,7 @@ fi
 # ---------------------------------------------------------------- verdict
 say "finished after $(elapsed); logs in $logs"
 logfiles=()
-for f in builds.log host-unit.log host-lint.log host-mainline.log host-dkms.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log perf-gate.log rig.log soak-verdict.log soak/verdict.tap soak/output.log; do
+for f in builds.log host-unit.log host-lint.log host-mainline.log host-dkms.log host-help.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log perf-gate.log rig.log soak-verdict.log soak/verdict.tap soak/output.log; do
 	[ -f "$logs/$f" ] && logfiles+=("$logs/$f")
 done
 lists=$ksft/kselftest-list.txt
