@@ -19,6 +19,7 @@
 #   -d PATH      also O_DIRECT: a file name prefix on a real file system, or
 #                a block device that may be overwritten (64 MiB per thread)
 #   -o DIR       results (default ./contention-<kernel release>)
+#   -h, --help   this text
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,7 +27,24 @@ secs=10
 counts=
 odirect=
 out=contention-$(uname -r)
-usage() { sed -n '4,/^set -euo/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "${1:-2}"; }
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
+# getopts knows no long options.
+for a in "$@"; do [ "$a" != --help ] || usage 0; done
 while getopts t:c:d:o:h o; do
 	case $o in
 	t) secs=$OPTARG ;;

@@ -6,19 +6,19 @@
 # liburing-dev, libjson-c-dev, pkg-config and the linux-headers package of one kernel.
 # Used by the clean-machine checks (quick start, Debian package).
 #
-#   tools/chroot-bookworm.sh base [KVER]        create (once) and print the base
-#   tools/chroot-bookworm.sh run [KVER] -- CMD  run CMD (bash -c) as root in a
-#                                               throw-away copy of the base,
-#                                               with this tree's committed files
-#                                               (git archive HEAD, or
-#                                               ZS_CHROOT_REV) in /src
-#   tools/chroot-bookworm.sh quickstart [KVER]  the README quick start there:
-#                                               make && make install, modinfo
-#   tools/chroot-bookworm.sh deb [KVER]         dpkg-buildpackage -us -uc -b
-#                                               there (plus the build
-#                                               dependencies), install the
-#                                               .debs, dkms status, modinfo
-# quickstart and deb print KTAP (the kernel's ktap_helpers.sh).
+# Usage: tools/chroot-bookworm.sh COMMAND [KVER] [-- CMD]   (run as root)
+#   base [KVER]          create (once) and print the base
+#   run [KVER] -- CMD    run CMD (bash -c) as root in a throw-away copy of
+#                        the base, with this tree's committed files (git
+#                        archive HEAD, or ZS_CHROOT_REV) in /src
+#   quickstart [KVER]    the README quick start there: make && make
+#                        install, modinfo
+#   deb [KVER]           dpkg-buildpackage -us -uc -b there (plus the build
+#                        dependencies), install the .debs, dkms status,
+#                        modinfo
+#   -h, --help           this text
+# KVER defaults to the guest's kernel (the newest installed 6.12 Debian
+# kernel).  quickstart and deb print KTAP (the kernel's ktap_helpers.sh).
 #
 # The base lives in /var/cache/zsplice/chroot-bookworm/<key>/root, keyed by
 # the package list and the kernel; it is never changed after it is built.
@@ -36,6 +36,27 @@ security=${ZS_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 pkgs="build-essential kmod libkmod-dev liburing-dev libjson-c-dev pkg-config"
 
 die() { echo "chroot-bookworm: $*" >&2; exit 1; }
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
+case ${1:-} in
+base|run|quickstart|deb) ;;
+-h|--help) usage 0 ;;
+*) usage ;;
+esac
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mounts)"
 
 # Default kernel: the guest's (newest installed 6.12 Debian kernel).
@@ -232,5 +253,5 @@ run)
 	;;
 quickstart) check "$kver" 6 "$quickstart_cmd" ;;
 deb) ZS_CHROOT_EXTRA="debhelper dh-dkms" check "$kver" 5 "$deb_cmd" ;;
-*) sed -n '3,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
+*) usage ;;
 esac

@@ -11,6 +11,7 @@ of the mean, runs and unit.  The LKP-style tables of the same run are in
 NAME.txt.  Nothing here is typed by hand: rerun the command to refresh.
 
 Usage: tools/results.py [RESULTS_DIR]   (default: results/ of the tree)
+  -h, --help   this text
 """
 import json
 import os
@@ -66,9 +67,23 @@ def section(name, doc, meta):
     return out
 
 
+def usage():
+    """The docstring's Usage paragraph first, then the rest of it."""
+    paras = __doc__.strip("\n").split("\n\n")
+    use = [p for p in paras if p.startswith("Usage:")]
+    return "\n\n".join(use + [p for p in paras if p not in use])
+
+
 def main():
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    res = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "results")
+    args = sys.argv[1:]
+    if args and args[0] in ("-h", "--help"):
+        print(usage())
+        return 0
+    if len(args) > 1 or (args and args[0].startswith("-")):
+        print(usage(), file=sys.stderr)
+        return 2
+    res = args[0] if args else os.path.join(top, "results")
     out = ["# Measurements", "",
            "Written by `tools/results.py` from the JSON in this directory;",
            "`make bench` and `make bench ICOUNT=1` rewrite it.  Do not edit.",

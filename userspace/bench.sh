@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# Usage: userspace/bench.sh   (what `make bench` runs; -h, --help: this text)
+#
 # make bench: the comparison benchmark.  Runs zsbench over every workload
 # and implementation plus the stress-ng and fio runs, where the module can
 # be loaded: on the host when its kernel loads modules and we are root,
@@ -19,6 +21,28 @@
 # results in results/zsbench-icount.txt, .json and .run (Documentation/
 # benchmarking.rst).
 set -euo pipefail
+
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
+case ${1:-} in
+-h|--help) usage 0 ;;
+"") ;;
+*) echo "bench: no arguments: the environment selects (see --help)" >&2; exit 2 ;;
+esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 res=$top/results

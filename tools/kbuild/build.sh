@@ -16,7 +16,7 @@
 #                     patch file, with `git apply`; repeatable
 #   --prepare         only `make prepare` (+ modules_prepare): a tree that
 #                     single objects can be compiled in (make check)
-#   --jobs N          make -jN (default 2)
+#   --jobs N          make -jN (default: the CPUs, nproc; not part of the key)
 #   --print           print the cache directory of these inputs and exit
 #                     (status 0 when it is built, 1 when not)
 #   --checkout        only put the line's tree into the state of these
@@ -37,10 +37,19 @@
 #     linux/        --prepare: the configured, patched, prepared tree; a
 #                   full build: a link to its line's tree (below)
 #     build.log     make output; time.txt the wall-clock build time
+#
+# A build says what it builds (source, fragments, patches, key, line),
+# then every minute how long it has run and, when an earlier build of the
+# same line left its time.txt, how long that one took.  The tools a build
+# needs (gcc, make, flex, bison, bc, perl, ccache, xz, git, depmod, the
+# libc, libelf and OpenSSL headers) are checked before it starts; what is
+# missing is named with its Debian package and, as root with apt-get,
+# installed, else the build stops before it begins.
+#
 # key = sha256 of: this script's KEY_VERSION, the mode, the source (tarball
 # content hash, or the tree's Makefile version + path), the patches' diffs
 # (git patch-id), the fragments' contents and the compiler version.  A key
-# that exists is never rebuilt.
+# that exists is never rebuilt.  --jobs is not in the key.
 #
 # Full builds of one source and one set of fragments (a "line") share one
 # tree, line-<hash>/linux, configured once: a build puts the files its
@@ -56,13 +65,28 @@ self=$(readlink -f "${BASH_SOURCE[0]}")
 checkout_only=0
 cache=${ZS_KBUILD_CACHE:-/var/cache/zsplice/kbuild}
 ccache_dir=${ZS_CCACHE_DIR:-/var/cache/zsplice/ccache}
-jobs=2
+jobs=$(nproc 2>/dev/null || echo 2)
 mode=full
 print=0
 patches=()
 
 die() { echo "kbuild: $*" >&2; exit 2; }
-usage() { sed -n '5,/^set -euo/s/^# \{0,1\}//p' "$0" | sed '$d'; exit "${1:-2}"; }
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -78,26 +102,56 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -ge 2 ] || usage
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "--jobs wants a number of make jobs, at least 1 (got '$jobs')"
 src=$1; shift
 fragments=("$@")
 [ -e "$src" ] || die "$src: no such source"
 for f in "${fragments[@]}"; do [ -r "$f" ] || die "$f: no such fragment"; done
 
-# Tools a kernel build needs; install what is missing (Debian).
-need_tools() {
-	local missing=() t
-	for t in gcc:gcc make:make flex:flex bison:bison bc:bc ccache:ccache \
-		 xz:xz-utils perl:perl git:git; do
-		command -v "${t%%:*}" >/dev/null || missing+=("${t#*:}")
+# missing_tools key|build: what is missing, one "WHAT PACKAGE" a line: for
+# the cache key (gcc --version, git patch-id, sha256sum), or for a build.
+missing_tools() {
+	local t tools="gcc:gcc git:git sha256sum:coreutils"
+	[ "$1" = key ] || tools="$tools make:make flex:flex bison:bison bc:bc
+		perl:perl ccache:ccache xz:xz-utils"
+	for t in $tools; do
+		command -v "${t%%:*}" >/dev/null || echo "${t%%:*} ${t#*:}"
 	done
-	[ -e /usr/include/libelf.h ] || missing+=(libelf-dev)
-	[ -e /usr/include/openssl/ssl.h ] || missing+=(libssl-dev)
-	if [ ${#missing[@]} -gt 0 ]; then
-		echo "kbuild: installing ${missing[*]}" >&2
-		DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >&2 ||
-			die "could not install ${missing[*]}"
-	fi
+	[ "$1" = key ] && return
+	# modules_install runs depmod (/sbin is not in every PATH).
+	command -v depmod >/dev/null || [ -x /sbin/depmod ] || echo "depmod kmod"
+	[ -e /usr/include/stdio.h ] || echo "libc-headers libc6-dev"
+	[ -e /usr/include/libelf.h ] || echo "libelf.h libelf-dev"
+	[ -e /usr/include/openssl/ssl.h ] || echo "openssl/ssl.h libssl-dev"
 }
+
+# need_tools key|build: every tool missing for the key or for a build,
+# named together with its Debian package, then installed (root, apt-get;
+# never for --print), else the end.  When a tool of the key is missing,
+# what a build needs is checked (and installed) with it.
+need_tools() {
+	local what=$1 m pkgs for="a kernel build"
+	m=$(missing_tools "$what")
+	[ -n "$m" ] || return 0
+	if [ "$what" = key ] && [ "$print" = 1 ]; then
+		for="the cache key"
+	elif [ "$what" = key ]; then
+		m=$(missing_tools build)
+	fi
+	pkgs=$(printf '%s\n' "$m" | awk '!seen[$2]++ { printf "%s%s", sep, $2; sep = " " }')
+	echo "kbuild: missing for $for:" \
+		"$(printf '%s\n' "$m" | awk '{ printf "%s%s (%s)", sep, $1, $2; sep = ", " }')" >&2
+	if [ "$print" = 1 ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+		die "install them first: apt-get install $pkgs"
+	fi
+	echo "kbuild: installing $pkgs" >&2
+	# shellcheck disable=SC2086 # one word a package
+	DEBIAN_FRONTEND=noninteractive apt-get install -y $pkgs >&2 ||
+		die "could not install $pkgs"
+	m=$(missing_tools "$what")
+	[ -z "$m" ] || die "still missing after apt-get install: $(printf '%s\n' "$m" | cut -d' ' -f1 | xargs)"
+}
+need_tools key
 
 # The patch files, in application order.
 patch_files() {
@@ -303,6 +357,79 @@ keep_inputs() {
 	done
 }
 
+# describe: what this build builds, on stderr.
+describe() {
+	local p n=0
+	for p in $(patch_files); do n=$((n + 1)); done
+	{
+		echo "kbuild: building $key ($([ "$mode" = prepare ] && echo "--prepare tree" || echo "bzImage and modules"), make -j$jobs, nice 19)"
+		echo "kbuild:   source    $src"
+		echo "kbuild:   fragments ${fragments[*]}"
+		echo "kbuild:   patches   $n${patches[0]:+ from ${patches[*]}}"
+		if [ "$mode" = prepare ]; then
+			echo "kbuild:   tree      $work/linux (a copy of its own)"
+		elif [ -e "$line/done" ]; then
+			echo "kbuild:   line      $line (configured: make rebuilds what the patches change)"
+		else
+			echo "kbuild:   line      $line (new: configured and compiled from scratch)"
+		fi
+		echo "kbuild:   log       $log"
+	} >&2
+}
+
+# expected_time: how long an earlier build of this line took (its
+# time.txt), the longest one when the line's tree is new (a full compile),
+# else the newest; nothing when there was none.
+expected_time() {
+	local d t newest=0 newest_t="" max=-1 max_t="" m
+	for d in "$cache"/*/inputs; do
+		d=${d%/inputs}
+		[ -f "$d/time.txt" ] || continue
+		[ "$(grep -v '^patch ' "$d/inputs" | sha256sum | cut -c1-16)" = "$linekey" ] || continue
+		t=$(head -n 1 "$d/time.txt")
+		[[ ${t%% *} =~ ^[0-9]+$ ]] || continue
+		m=$(stat -c %Y "$d/time.txt")
+		if [ "$m" -gt "$newest" ]; then newest=$m newest_t=$t; fi
+		if [ "${t%% *}" -gt "$max" ]; then max=${t%% *} max_t=$t; fi
+	done
+	[ -n "$newest_t" ] || return 0
+	if [ "$mode" = full ] && [ ! -e "$line/done" ]; then
+		t=$max_t
+		echo "about $(minutes "${t%% *}") (the line's longest earlier build, as its tree was new: $t)"
+	else
+		t=$newest_t
+		echo "about $(minutes "${t%% *}") (the line's last build: $t)"
+	fi
+}
+
+minutes() { # minutes SECONDS: "N min" (at least 1)
+	local m=$((($1 + 30) / 60))
+	echo "$((m > 0 ? m : 1)) min"
+}
+
+# start_ticker EXPECTED: every 60 s, the time the build has run (stderr).
+# It closes the lock descriptors and stops with this script.
+ticker=
+start_ticker() {
+	local expect=$1
+	(
+		exec 8>&- 9>&-
+		trap 'kill "$sp" 2>/dev/null; exit 0' TERM
+		t0=$(date +%s)
+		while kill -0 "$$" 2>/dev/null; do
+			sleep 60 &
+			sp=$!
+			wait "$sp" || true
+			echo "kbuild: building $key: $(minutes $(($(date +%s) - t0))) elapsed${expect:+, expected $expect}"
+		done
+	) >&2 &
+	ticker=$!
+}
+stop_ticker() {
+	[ -z "$ticker" ] || kill "$ticker" 2>/dev/null || true
+	ticker=
+}
+
 if [ "$checkout_only" = 1 ]; then
 	if [ "$mode" != full ] || [ ! -e "$line/done" ]; then
 		die "--checkout: no line tree for these inputs"
@@ -321,7 +448,7 @@ if [ -e "$dir/done" ]; then
 	exit 0
 fi
 
-need_tools
+need_tools build
 mkdir -p "$cache" "$ccache_dir"
 exec 9>"$dir.lock"
 flock 9
@@ -335,8 +462,12 @@ rm -rf "$work"
 mkdir -p "$work"
 printf '%s\n' "$inputs_text" >"$work/inputs"
 log=$work/build.log
-echo "kbuild: building $key in $work (log $log)" >&2
+describe
+expect=$(expected_time)
+[ -z "$expect" ] || echo "kbuild:   expected  $expect" >&2
 start=$(date +%s)
+trap stop_ticker EXIT
+start_ticker "$expect"
 pristine=$(pristine_tree)
 
 if [ "$mode" = prepare ]; then
@@ -393,5 +524,6 @@ mv "$work" "$dir"
 for b in "$dir"/modules/lib/modules/*/build; do
 	[ -L "$b" ] && ln -sfn "$(readlink -f "$dir/linux")" "$b"
 done
+stop_ticker
 echo "kbuild: built $dir in $((end - start)) s ($(cat "$dir/release"))" >&2
 echo "$dir"

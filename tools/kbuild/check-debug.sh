@@ -1,6 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# Usage: tools/kbuild/check-debug.sh [--kcsan]   (make check-debug; with
+# --kcsan, make check-kcsan; -h, --help: this text)
+#
 # make check-debug: the guest suite, a fault-injection sweep of the module's
 # load path and first splice, and the short soak, on a debug build of
 # Debian's linux-source-6.12 (tools/kbuild/base.config + debug.config:
@@ -23,11 +26,28 @@
 # selftests/settings' timeout).
 set -uo pipefail
 
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
 variant=debug
 case ${1:-} in
 --kcsan) variant=kcsan ;;
+-h|--help) usage 0 ;;
 "") ;;
-*) echo "usage: check-debug.sh [--kcsan]" >&2; exit 2 ;;
+*) usage ;;
 esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

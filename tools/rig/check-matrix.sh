@@ -1,6 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# Usage: tools/rig/check-matrix.sh   (what `make check-matrix` runs; -h,
+# --help: this text)
+#
 # `make check-matrix`: `make check` on every kernel zsplice supports: the
 # newest Debian 6.1, 6.12 and 7.x (tools/rig/kernels.sh resolves,
 # installs or unpacks them).  The leg of the installed 6.12 kernel runs
@@ -20,6 +23,28 @@
 # Environment: MATRIX_OUT (logs, default .check-matrix/), MATRIX_SERIES
 # (default "6.1 6.12 7"), and what check.sh takes.
 set -uo pipefail
+
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
+case ${1:-} in
+-h|--help) usage 0 ;;
+"") ;;
+*) echo "matrix: no arguments: the environment selects (see --help)" >&2; exit 2 ;;
+esac
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 vm=$top/tools/rig

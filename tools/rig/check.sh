@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# Usage: tools/rig/check.sh   (what `make check` runs; -h, --help: this text)
+#
 # `make check`: build everything, run the host unit tests, run the module's
 # kselftests and the zsbench smoke test in one QEMU guest, test the VM rig
 # itself, and end with one line "N passed, N failed[, N skipped]" counting
@@ -16,6 +18,28 @@
 # out the rig self-test while iterating), SKIP_HOST_COMMON=1 (leave out
 # the host tests that do not depend on KVER).
 set -uo pipefail
+
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
+case ${1:-} in
+-h|--help) usage 0 ;;
+"") ;;
+*) echo "check: no arguments: the environment selects (see --help)" >&2; exit 2 ;;
+esac
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 vm=$top/tools/rig
@@ -96,7 +120,7 @@ say "builds done after $(elapsed)"
 # ------------------------------------------------------- host unit tests
 # SKIP_HOST_COMMON=1 (check-matrix, for all but one kernel) leaves out the
 # host tests that do not depend on KVER: userspace unit tests, the
-# mainline/ series, the ioctl number table.
+# mainline/ series, the --help of every script, the ioctl number table.
 common() { [ "${SKIP_HOST_COMMON:-0}" != 1 ]; }
 if ! common; then
 	say "host unit tests, mainline/ series, ioctl number: left out (SKIP_HOST_COMMON=1)"
@@ -120,6 +144,11 @@ common && say "host: mainline/ series" &&
 say "host: dkms build"
 section host:dkms-build "$logs/host-dkms.log" bash "$top/tools/lint/dkms-build.sh" \
 	"$KVER" "$logs/dkms"
+
+# Every script answers --help and -h with its usage and does nothing else
+# (tools/rig/selftest-help.sh: in a scratch copy, with stubs and empty caches).
+common && say "host: --help of every script" &&
+	section host:help "$logs/host-help.log" bash "$vm/selftest-help.sh"
 
 # Our ioctl magic is free in the kernel's ioctl-number table (6.12 and 7.x
 # sources); --self-test proves the check fails for 0xB7.
@@ -185,7 +214,7 @@ fi
 # ---------------------------------------------------------------- verdict
 say "finished after $(elapsed); logs in $logs"
 logfiles=()
-for f in builds.log host-unit.log host-lint.log host-mainline.log host-dkms.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log perf-gate.log rig.log soak-verdict.log soak/verdict.tap soak/output.log; do
+for f in builds.log host-unit.log host-lint.log host-mainline.log host-dkms.log host-help.log host-ioctl.log guest-prep.log guest/output.log guest-verdict.log perf-gate.log rig.log soak-verdict.log soak/verdict.tap soak/output.log; do
 	[ -f "$logs/$f" ] && logfiles+=("$logs/$f")
 done
 lists=$ksft/kselftest-list.txt

@@ -9,6 +9,30 @@
 #   --check   report what is missing and exit 1 if anything is, install nothing
 set -eu
 
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
+check_only=0
+case ${1:-} in
+-h|--help) usage 0 ;;
+--check) check_only=1 ;;
+"") ;;
+*) usage ;;
+esac
+
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tools/rig/kver.sh
 . "$here/kver.sh"
@@ -24,9 +48,6 @@ missing_pkgs() {
 			grep -q '^install ok installed$' || echo "$p"
 	done
 }
-
-check_only=0
-[ "${1:-}" = "--check" ] && check_only=1
 
 # Kernel packages: an installed 6.12 Debian kernel with headers and
 # /boot/vmlinuz is enough; otherwise resolve the newest from apt.

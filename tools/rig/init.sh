@@ -11,6 +11,32 @@
 # by "ZSVM-EXIT <rc>", each collected file base64-encoded between
 # ZSVM-FILE-BEGIN/ZSVM-FILE-END lines, and "ZSVM-DONE".  The kernel console
 # is ttyS0 (console.log).
+#
+# Usage: none on the host.  run.sh installs this file as the guest's /init,
+# which the kernel starts as PID 1; anywhere else it refuses to run (it
+# would mount over /tmp and power the machine off).  -h, --help: this text.
+
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
+case ${1:-} in -h|--help) usage 0 ;; esac
+if [ "$$" != 1 ]; then
+	echo "init.sh: the guest's /init, run only as PID 1 (see --help)" >&2
+	exit 2
+fi
 
 export PATH=/zs/bin:/zs:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=${TERM:-linux}

@@ -26,6 +26,24 @@
 # hard-coded.  Run as root.
 set -euo pipefail
 
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
+case ${1:-} in -h|--help) usage 0 ;; esac
+
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=tools/rig/kver.sh
@@ -343,5 +361,5 @@ chroot) make_chroot ;;
 exec) kexec "$@" ;;
 kdir) zs_kdir "${1:?KVER}" ;;
 apt) apt_setup; zs_apt "$@" ;;
-*) sed -n '4,/^set -euo/s/^# \{0,1\}//p' "$0" | sed '$d'; exit 2 ;;
+*) usage ;;
 esac

@@ -16,6 +16,22 @@
 # Environment: KVER (guest kernel), MUTANTS_TIMEOUT (per guest, default 900 s).
 set -uo pipefail
 
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 vm=$top/tools/rig
 # shellcheck source=tools/rig/kver.sh
@@ -32,8 +48,8 @@ while [ $# -gt 0 ]; do
 	--only) only=$2; shift 2 ;;
 	--no-control) control=0; shift ;;
 	--list) list=1; shift ;;
-	-h|--help) sed -n '3,/^set -uo/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "mutants.sh: unknown option $1" >&2; exit 2 ;;
+	-h|--help) usage 0 ;;
+	*) echo "mutants.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 cache=/var/cache/zsplice/mutants

@@ -8,13 +8,37 @@
 # assertion is one test.  A rig that cannot fail is no rig.
 #
 # Usage: selftest-rig.sh [--out DIR]   (KVER= selects the guest kernel)
+#   --out DIR   the guests' logs (default tools/rig/.build/selftest-rig)
+#   -h, --help  this text
 set -uo pipefail
 
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tools/rig/kver.sh
 . "$here/kver.sh"
 out=$here/.build/selftest-rig
-[ "${1:-}" = "--out" ] && out=$2
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+	-h|--help) usage 0 ;;
+	*) echo "selftest-rig: unknown option $1 (see --help)" >&2; exit 2 ;;
+	esac
+done
 kver=${KVER:-$(zs_installed_kver)}
 export KVER=$kver
 rm -rf "$out"

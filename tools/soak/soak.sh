@@ -24,6 +24,22 @@
 #   ZSVM_RUN      the rig's run.sh (default tools/rig/run.sh)
 set -uo pipefail
 
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 minutes=${SOAK_MINUTES:-3}
@@ -36,8 +52,8 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
 	--ko) ko=$2; build=0; shift 2 ;;
-	-h|--help) sed -n '3,/^set -uo/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "soak.sh: unknown option $1" >&2; exit 2 ;;
+	-h|--help) usage 0 ;;
+	*) echo "soak.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 # shellcheck source=tools/rig/kver.sh

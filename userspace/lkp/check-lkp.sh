@@ -1,6 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# Usage: userspace/lkp/check-lkp.sh   (what `make check-lkp` runs; -h,
+# --help: this text)
+#
 # make check-lkp: the lkp-tests program (lkp-tests/ of this tree) checked
 # against lkp-tests' own code, from a checkout given as LKP_SRC (it skips,
 # saying why, without one).  Nothing of lkp-tests is kept in this tree: the
@@ -29,6 +32,28 @@
 # 10s; the job's own is 60s), LKP_JOB (the split job run in the guest,
 # default zsbench-folio-100%-1K).
 set -uo pipefail
+
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
+case ${1:-} in
+-h|--help) usage 0 ;;
+"") ;;
+*) echo "check-lkp: no arguments: the environment selects (see --help)" >&2; exit 2 ;;
+esac
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tools/rig/kver.sh

@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# Usage: userspace/lkp/run-vm.sh   (-h, --help: this text)
+#
 # run-vm.sh - the lkp-splice runs of Documentation/benchmarking.rst
 # in the QEMU guest of the test rig (2 vCPUs, so 2 stress-ng instances):
 #
@@ -25,6 +27,28 @@
 # "old new": old = V0.17.00, new = the newest stress-ng; verify: above),
 # VERIFY_IMPLS.
 set -euo pipefail
+
+# usage [STATUS]: the Usage paragraph of the header above, then the rest of
+# the header; on stdout for STATUS 0 (--help), else on stderr.
+usage() {
+	awk 'NR > 2 && !/^#/ { exit }
+	NR > 2 { sub(/^# ?/, ""); h[++n] = $0 }
+	END {
+		for (u = 1; u <= n && h[u] !~ /^Usage:/; u++) ;
+		for (i = u; i <= n && h[i] != ""; i++) o[++m] = h[i]
+		e = i
+		for (i = 1; i < u; i++) o[++m] = h[i]
+		for (i = e; i <= n; i++) o[++m] = h[i]
+		while (m > 0 && o[m] == "") m--
+		for (i = 1; i <= m; i++) if (o[i] != "" || o[i - 1] != "") print o[i]
+	}' "$0" >&"$([ "${1:-2}" = 0 ] && echo 1 || echo 2)"
+	exit "${1:-2}"
+}
+case ${1:-} in
+-h|--help) usage 0 ;;
+"") ;;
+*) echo "run-vm: no arguments: the environment selects (see --help)" >&2; exit 2 ;;
+esac
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${ZS_CACHE:-/var/cache/zsplice}/stress-ng
