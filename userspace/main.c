@@ -99,6 +99,7 @@ static int cmd_run(const struct zsb_opts *o)
 	int need_module = 0, rc = 0;
 
 	zsb_quiet = o->quiet;
+	zsb_signals_install();
 	uname(&u);
 	snprintf(rs.kernel, sizeof(rs.kernel), "%s", u.release);
 	snprintf(rs.kernel_version, sizeof(rs.kernel_version), "%s", u.version);
@@ -111,12 +112,19 @@ static int cmd_run(const struct zsb_opts *o)
 	zsb_module_version(rs.module_version, sizeof(rs.module_version));
 	if (!o->no_workloads)
 		zsb_run(o, &rs);
-	if ((o->stress_ng || o->lkp_splice) && zsb_stressng_run(o, &rs))
+	if ((o->stress_ng || o->lkp_splice) && !zsb_stop_signal() && zsb_stressng_run(o, &rs))
 		rc = 1;
-	if (o->fio && zsb_fio_run(o, &rs))
+	if (o->fio && !zsb_stop_signal() && zsb_fio_run(o, &rs))
 		rc = 1;
+	zsb_impl_restore();
 	if (need_module)
 		zsb_module_teardown();
+	if (zsb_stop_signal()) {
+		zsb_progress_done();
+		fprintf(stderr, "zsbench: stopped by %s\n", strsignal(zsb_stop_signal()));
+		free(rs.r);
+		return 128 + zsb_stop_signal();
+	}
 	if (output(o, &rs))
 		rc = 1;
 	free(rs.r);

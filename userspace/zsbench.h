@@ -30,9 +30,19 @@ const char *zsb_impl_param(const struct zsb_impl *im);
 /* open the device for im with flags and select the implementation on the
  * file with the ioctl; returns fd or -errno */
 int zsb_impl_open(const struct zsb_impl *im, int flags);
-/* set the module parameter splice_impl (for stress-ng and fio); returns 0 or -errno */
-int zsb_set_module_impl(const char *value);
+/* the module parameter splice_impl, without its newline; 0 or -errno */
 int zsb_get_module_impl(char *buf, size_t len);
+/*
+ * The module-wide implementation for a tool that opens the device itself
+ * (stress-ng, fio, zsbench exec): zsb_impl_switch() sets splice_impl to
+ * im's (nothing for devzero), remembering the value it found the first
+ * time; zsb_impl_restore() writes that back, and runs at exit.  Switch
+ * prints its error; both are 0 or -errno.  Restore is async-signal-safe.
+ */
+int zsb_impl_switch(const struct zsb_impl *im);
+void zsb_impl_restore(void);
+/* the parameter's path (tests) */
+void zsb_impl_param_path(const char *path);
 /* the module's default folio_order after the driver rework (2 MiB folios) */
 #define ZSB_FOLIO_ORDER_DEFAULT	9
 /* --folio-order, else the loaded module's, else the default */
@@ -366,6 +376,18 @@ void zsb_model_print(FILE *f, const struct zsb_opts *o);
 int zsb_stat_parse(const char *text, const char *name, unsigned long long *val);
 int zsb_stats_read(const char *dev, char *buf, size_t len);
 int zsb_stat(const char *dev, const char *name, unsigned long long *val);
+
+/* ---- SIGINT and SIGTERM (sig.c) ---- */
+/* record them (no SA_RESTART: blocking calls return EINTR) */
+void zsb_signals_install(void);
+/* the signal that asks zsbench to stop, 0 if none */
+int zsb_stop_signal(void);
+/* it came from the terminal, which sent it to the foreground children too */
+int zsb_stop_from_tty(void);
+/* block them in a thread other than the main one (1), or unblock (0) */
+void zsb_signals_block(int block);
+/* a child before exec: the default dispositions of SIGINT, SIGTERM, SIGPIPE */
+void zsb_signals_default(void);
 
 /* helpers */
 double zsb_now(void);

@@ -545,9 +545,9 @@ static int lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 {
 	struct zsb_stressng_bin b;
 	struct lkp_run *runs;
-	char saved[32] = "", mem[96];
+	char mem[96];
 	double none_rate = -1;
-	int rc = 0, nrun = 0, need_mod = 0;
+	int rc = 0, nrun = 0;
 	const struct zsb_impl *ims[ZSB_MAX_SEL];
 
 	if (stressng_find(o, 1, &b))
@@ -555,33 +555,24 @@ static int lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 	for (int k = 0; k < o->nimpls; k++) {
 		if (o->impls[k]->dev == ZSB_DEV_FULLSPLICE)
 			continue;
-		need_mod |= zsb_impl_param(o->impls[k]) != NULL;
 		ims[nrun++] = o->impls[k];
 	}
 	runs = calloc((size_t)nrun, sizeof(*runs));
 	if (!runs)
 		return -1;
 	snprintf(rs->lkp_stress_ng, sizeof(rs->lkp_stress_ng), "%.120s (%s)", b.path, b.label);
-	if (need_mod)
-		zsb_get_module_impl(saved, sizeof(saved));
 	held(mem, sizeof(mem));
 	printf("\nlkp-splice: stress-ng %s: %s\n", b.label, b.path);
 	printf("lkp-splice: --splice %d, %u bytes per loop each, %.0f s; memory held before: %s\n",
 	       o->lkp_instances, o->lkp_bytes, o->lkp_time, mem);
-	for (int k = 0; k < nrun; k++) {
+	for (int k = 0; k < nrun && !zsb_stop_signal(); k++) {
 		const struct zsb_impl *im = ims[k];
 		struct lkp_run *run = &runs[k];
 		struct zsb_result *r;
 
-		if (zsb_impl_param(im)) {
-			int e = zsb_set_module_impl(zsb_impl_param(im));
-
-			if (e) {
-				fprintf(stderr, "\nzsbench: setting splice_impl=%s: %s\n", zsb_impl_param(im),
-					strerror(-e));
-				rc = -1;
-				continue;
-			}
+		if (zsb_impl_switch(im)) {
+			rc = -1;
+			continue;
 		}
 		zsb_progress("lkp-splice %-9s %.0f s", im->name, o->lkp_time);
 		r = zsb_results_add(rs);
@@ -614,9 +605,11 @@ static int lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 			none_rate = run->rate / o->lkp_instances;
 	}
 	zsb_progress_done();
-	if (saved[0])
-		zsb_set_module_impl(saved);
-
+	zsb_impl_restore();
+	if (zsb_stop_signal()) {
+		free(runs);
+		return -1;
+	}
 	for (int k = 0; k < nrun; k++)
 		lkp_print(o, &b, ims[k], &runs[k], none_rate);
 	if (none_rate > 0)
@@ -633,7 +626,7 @@ static int lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 
 static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 {
-	char saved[32] = "", tbuf[32], nbuf[16];
+	char tbuf[32], nbuf[16];
 	int runs = o->runs < 3 ? o->runs : 3, rc = 0;
 
 	struct zsb_stressng_bin b;
@@ -641,10 +634,9 @@ static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 	if (stressng_find(o, 0, &b))
 		return -1;
 	snprintf(rs->stress_ng_version, sizeof(rs->stress_ng_version), "%s", b.version_line);
-	zsb_get_module_impl(saved, sizeof(saved));
 	snprintf(tbuf, sizeof(tbuf), "%.0fs", o->tool_duration < 1 ? 1 : o->tool_duration);
-	for (int ti = 0; ti < o->nthreads; ti++) {
-		for (int k = 0; k < o->nimpls; k++) {
+	for (int ti = 0; ti < o->nthreads && !zsb_stop_signal(); ti++) {
+		for (int k = 0; k < o->nimpls && !zsb_stop_signal(); k++) {
 			const struct zsb_impl *im = o->impls[k];
 			struct zsb_result *r;
 			char *argv[] = { b.path, "--splice", nbuf, "--timeout", tbuf,
@@ -652,15 +644,9 @@ static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 
 			if (im->dev == ZSB_DEV_FULLSPLICE)
 				continue;
-			if (zsb_impl_param(im)) {
-				int e = zsb_set_module_impl(zsb_impl_param(im));
-
-				if (e) {
-					fprintf(stderr, "\nzsbench: setting splice_impl=%s: %s\n",
-						zsb_impl_param(im), strerror(-e));
-					rc = -1;
-					continue;
-				}
+			if (zsb_impl_switch(im)) {
+				rc = -1;
+				continue;
 			}
 			snprintf(nbuf, sizeof(nbuf), "%d", o->threads[ti]);
 			r = zsb_results_add(rs);
@@ -673,7 +659,7 @@ static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 				 "stress-ng.splice.%dt.ops_per_sec", o->threads[ti]);
 			r->size = 64 * 1024;
 			r->threads = o->threads[ti];
-			for (int run = 0; run < runs; run++) {
+			for (int run = 0; run < runs && !zsb_stop_signal(); run++) {
 				char *out = NULL;
 				int st;
 				double v, ops;
@@ -712,8 +698,7 @@ static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 			zsb_result_finish(r);
 		}
 	}
-	if (saved[0])
-		zsb_set_module_impl(saved);
+	zsb_impl_restore();
 	return rc;
 }
 
@@ -723,7 +708,7 @@ int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs)
 
 	if (o->stress_ng && plain_run(o, rs))
 		rc = -1;
-	if (o->lkp_splice && lkp_run(o, rs))
+	if (o->lkp_splice && !zsb_stop_signal() && lkp_run(o, rs))
 		rc = -1;
 	return rc;
 }
