@@ -256,10 +256,10 @@ static void install_kick(void)
 /* s seconds, or less when SIGINT or SIGTERM came */
 static void sleep_for(double s)
 {
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	double end = zsb_now() + s;
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !zsb_stop_signal())
-		;
+	while (!zsb_stop_signal() && zsb_now() < end)
+		zsb_wait(-1, end - zsb_now());
 }
 
 /* one timed run; returns ops/s and fills the aggregates */

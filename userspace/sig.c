@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SIGINT and SIGTERM: the handler only records the signal.  It is
- * installed without SA_RESTART, so the blocking call the main thread is in
- * returns EINTR; the loops then see zsb_stop_signal(), stop their tools,
- * and the command restores what it changed and exits with 128 + signo.
+ * SIGINT and SIGTERM: the handler only records the signal.  Once
+ * installed, both are blocked in the main thread except inside zsb_wait()
+ * (ppoll), so a signal can only arrive where the loops wait and look at
+ * zsb_stop_signal() next; they then stop their tools, and the command
+ * restores what it changed and exits with 128 + signo.
  */
 #define _GNU_SOURCE
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 
 #include "zsbench.h"
 
 static volatile sig_atomic_t stop_sig, stop_from_tty;
+static sigset_t wait_mask;	/* the mask inside zsb_wait() */
+static int installed;
 
 static void on_stop(int sig, siginfo_t *si, void *uc)
 {
@@ -32,6 +36,25 @@ void zsb_signals_install(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sa.sa_mask, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+	installed = 1;
+}
+
+int zsb_wait(int fd, double timeout)
+{
+	struct pollfd pf = { fd, POLLIN, 0 };
+	struct timespec ts;
+
+	if (timeout < 0)
+		timeout = 0;
+	ts.tv_sec = (time_t)timeout;
+	ts.tv_nsec = (long)((timeout - (double)ts.tv_sec) * 1e9);
+	return ppoll(fd >= 0 ? &pf : NULL, fd >= 0, &ts, installed ? &wait_mask : NULL);
 }
 
 int zsb_stop_signal(void)

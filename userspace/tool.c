@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +75,6 @@ int zsb_tool_run_probe(char *const argv[], int (*child_setup)(void *), void *arg
 	setpgid(pid, pid);
 	close(p[1]);
 	for (;;) {
-		struct pollfd pf = { p[0], POLLIN, 0 };
 		double now = zsb_now(), left;
 		ssize_t n;
 
@@ -103,7 +101,7 @@ int zsb_tool_run_probe(char *const argv[], int (*child_setup)(void *), void *arg
 			kill(-pid, SIGKILL);
 			break;
 		}
-		if (poll(&pf, 1, (int)(left * 1000) + 1) <= 0)
+		if (zsb_wait(p[0], left + 0.001) <= 0)
 			continue;
 		if (len + 4096 > cap) {
 			char *nb = realloc(buf, cap *= 2);

@@ -378,8 +378,11 @@ int zsb_stats_read(const char *dev, char *buf, size_t len);
 int zsb_stat(const char *dev, const char *name, unsigned long long *val);
 
 /* ---- SIGINT and SIGTERM (sig.c) ---- */
-/* record them (no SA_RESTART: blocking calls return EINTR) */
+/* record them; blocked in the calling thread outside zsb_wait() */
 void zsb_signals_install(void);
+/* up to timeout seconds for fd (-1: none) to be readable, the place the
+ * signals arrive: 1 readable, 0 timeout, -1 with errno (EINTR: a signal) */
+int zsb_wait(int fd, double timeout);
 /* the signal that asks zsbench to stop, 0 if none */
 int zsb_stop_signal(void);
 /* it came from the terminal, which sent it to the foreground children too */

@@ -45,15 +45,20 @@ static int in_child(int (*fn)(void))
 	return WEXITSTATUS(st);
 }
 
-/* a command's path: switch, SIGINT, stop, return 128 + signo; atexit restores */
+/*
+ * A command's path: switch, SIGINT (blocked until zsb_wait()), stop,
+ * return 128 + signo; atexit restores.
+ */
 static int switch_then_sigint(void)
 {
 	zsb_signals_install();
 	if (zsb_impl_switch(zsb_impl_find("none")))
 		return 1;
 	raise(SIGINT);
-	if (zsb_stop_signal() != SIGINT || strcmp(got(), "none"))
+	if (zsb_stop_signal())
 		return 2;
+	if (zsb_wait(-1, 5) != -1 || zsb_stop_signal() != SIGINT || strcmp(got(), "none"))
+		return 3;
 	return 128 + zsb_stop_signal();
 }
 
