@@ -27,6 +27,12 @@ const struct zsb_cmd zsb_cmds[ZSB_NCMDS] = {
 		"Measure the selected implementations and workloads and print the\n"
 		"comparison table against the baseline, in the layout of the kernel\n"
 		"test robot's reports." },
+	[ZSB_CMD_EXEC] = { "exec", "[options] [--] CMD [ARGS...]",
+		"run a program with /dev/zsplice as its /dev/zero",
+		"Run CMD in a private mount namespace where /dev/zsplice is bind-mounted\n"
+		"over /dev/zero (and /dev/fullsplice over /dev/full with --full), with\n"
+		"splice_impl set for its lifetime; then print what the module's\n"
+		"statistics counted.  Root; the module loaded." },
 	[ZSB_CMD_COMPARE] = { "compare", "[options] BASE.json CAND.json",
 		"the table between two runs' JSON",
 		"Print the table between two runs (e.g. a stock and a patched kernel),\n"
@@ -47,13 +53,15 @@ static int p_workloads(struct zsb_opts *o, const char *arg, char *err, size_t el
 static int p_threads(struct zsb_opts *o, const char *arg, char *err, size_t el);
 static int p_baseline(struct zsb_opts *o, const char *arg, char *err, size_t el);
 static int p_format(struct zsb_opts *o, const char *arg, char *err, size_t el);
+static int p_exec_impl(struct zsb_opts *o, const char *arg, char *err, size_t el);
 
 #define RUN	(1u << ZSB_CMD_RUN)
+#define EXEC	(1u << ZSB_CMD_EXEC)
 #define CMP	(1u << ZSB_CMD_COMPARE)
 #define PLOT	(1u << ZSB_CMD_PLOT)
 #define MODEL	(1u << ZSB_CMD_MODEL)
 #define LIST	(1u << ZSB_CMD_LIST)
-#define ALL	(RUN | CMP | PLOT | MODEL | LIST)
+#define ALL	(RUN | EXEC | CMP | PLOT | MODEL | LIST)
 
 const struct zsb_option zsb_options[] = {
 	{ "impl", RUN, ZSB_OPT_CUSTOM, 0, 0, 0, "LIST", p_impls,
@@ -137,6 +145,14 @@ const struct zsb_option zsb_options[] = {
 	  "(LKP's 'key: value' lines, one per record)" },
 	{ "quiet", RUN, ZSB_OPT_FLAG, OFF(quiet), 0, 1, NULL, NULL, NULL,
 	  "no progress line on stderr" },
+	{ "impl", EXEC, ZSB_OPT_CUSTOM, 0, 0, 0, "IMPL", p_exec_impl, NULL,
+	  "splice_impl while CMD runs: none, copy, zeropage or\n"
+	  "folio (default: as it is)" },
+	{ "full", EXEC, ZSB_OPT_FLAG, OFF(exec_full), 0, 1, NULL, NULL, NULL,
+	  "/dev/fullsplice over /dev/full too" },
+	{ "stats", EXEC, ZSB_OPT_FLAG, OFF(exec_stats), 0, 1, NULL, NULL, NULL,
+	  "every statistic that changed, not only the summary line\n"
+	  "(stderr; needs debugfs)" },
 	{ "instances", MODEL, ZSB_OPT_DOUBLE, OFF(model_instances), 1, 1e6, "N", NULL, NULL,
 	  "stress-ng instances (default 64)" },
 	{ "rate", MODEL, ZSB_OPT_DOUBLE, OFF(model_rate), 0, 1e12, "R", NULL, NULL,
@@ -205,7 +221,11 @@ void zsb_usage(FILE *f, int cmd)
 		n = fprintf(f, "  --%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
 		help_lines(f, n, d->help);
 	}
-	fputs("Exit status: 0 ok, 1 runtime failure, 2 bad usage.\n", f);
+	if (cmd == ZSB_CMD_EXEC)
+		fputs("Exit status: CMD's (128+N when signal N ended it), 1 a failure before\n"
+		      "CMD ran, 2 bad usage.\n", f);
+	else
+		fputs("Exit status: 0 ok, 1 runtime failure, 2 bad usage.\n", f);
 }
 
 /* ---- the custom types ---- */
@@ -348,6 +368,19 @@ static int p_format(struct zsb_opts *o, const char *arg, char *err, size_t el)
 		return -1;
 	}
 	o->format_lkp = !strcmp(arg, "lkp");
+	return 0;
+}
+
+static int p_exec_impl(struct zsb_opts *o, const char *arg, char *err, size_t el)
+{
+	const struct zsb_impl *im = zsb_impl_find(arg);
+
+	if (!im || im->dev != ZSB_DEV_ZSPLICE) {
+		snprintf(err, el, "--impl: unknown implementation '%s' (none, copy, zeropage or "
+			 "folio)", arg);
+		return -1;
+	}
+	o->exec_impl = im;
 	return 0;
 }
 
@@ -503,10 +536,23 @@ static int finish_run(struct zsb_opts *o, char *err, size_t el)
 	return 0;
 }
 
+/* exec: what follows the options is the command */
+static int finish_exec(struct zsb_opts *o, int argc, char **argv, int first, char *err,
+		       size_t el)
+{
+	if (first >= argc) {
+		snprintf(err, el, "no command: zsbench exec [--impl IMPL] [--full] [--stats] "
+			 "[--] CMD [ARGS...]");
+		return -1;
+	}
+	o->exec_argv = argv + first;
+	return 0;
+}
+
 int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t el)
 {
 	static struct option longopts[sizeof(zsb_options) / sizeof(zsb_options[0]) + 1];
-	const char *cmd = argc > 1 ? argv[1] : NULL;
+	const char *cmd = argc > 1 ? argv[1] : NULL, *optstr;
 	int c, nlong = 0, want;
 
 	defaults(o);
@@ -541,7 +587,9 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 	optind = 0;
 	opterr = 0;
 	/* the command is getopt's argv[0]; the files end up after optind */
-	while ((c = getopt_long(argc - 1, argv + 1, ":h", longopts, NULL)) != -1) {
+	/* exec: options up to CMD, which keeps its own */
+	optstr = o->cmd == ZSB_CMD_EXEC ? "+:h" : ":h";
+	while ((c = getopt_long(argc - 1, argv + 1, optstr, longopts, NULL)) != -1) {
 		const struct zsb_option *d;
 
 		if (c == 'h') {
@@ -564,6 +612,8 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 	}
 	if (o->help)
 		return 0;
+	if (o->cmd == ZSB_CMD_EXEC)
+		return finish_exec(o, argc, argv, optind + 1, err, el);
 	want = o->cmd == ZSB_CMD_COMPARE ? 2 : o->cmd == ZSB_CMD_PLOT ? 1 : 0;
 	for (int i = optind + 1; i < argc; i++) {
 		if (o->nfiles >= want) {

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Implementation table and opening a device with an implementation selected. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <unistd.h>
 #include <linux/zsplice.h>
 
@@ -171,4 +174,34 @@ int zsb_get_module_impl(char *buf, size_t len)
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = 0;
 	return 0;
+}
+
+static int ns_err(const char *what)
+{
+	int e = errno;
+
+	fprintf(stderr, "zsbench: %s: %s%s\n", what, strerror(e),
+		e == EPERM ? " (needs root: CAP_SYS_ADMIN)" : "");
+	return -1;
+}
+
+static int bind_dev(const char *dev, const char *over)
+{
+	char what[96];
+
+	if (!mount(dev, over, NULL, MS_BIND, NULL))
+		return 0;
+	snprintf(what, sizeof(what), "bind %s over %s", dev, over);
+	return ns_err(what);
+}
+
+int zsb_private_devs(int full)
+{
+	if (unshare(CLONE_NEWNS))
+		return ns_err("unshare(CLONE_NEWNS)");
+	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL))
+		return ns_err("mount --make-rprivate /");
+	if (bind_dev(ZSPLICE_ZERO_PATH, "/dev/zero"))
+		return -1;
+	return full ? bind_dev(ZSPLICE_FULL_PATH, "/dev/full") : 0;
 }

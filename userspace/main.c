@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* zsbench: run, compare, plot, model, list. */
+/* zsbench: run, exec, compare, plot, model, list. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -153,6 +153,8 @@ int main(int argc, char **argv)
 	switch (o.cmd) {
 	case ZSB_CMD_RUN:
 		return cmd_run(&o);
+	case ZSB_CMD_EXEC:
+		return zsb_cmd_exec(&o);
 	case ZSB_CMD_COMPARE:
 		return cmd_compare(&o);
 	case ZSB_CMD_PLOT:

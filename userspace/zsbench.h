@@ -48,6 +48,12 @@ void zsb_impl_param_path(const char *path);
 /* --folio-order, else the loaded module's, else the default */
 struct zsb_opts;
 int zsb_folio_order(const struct zsb_opts *o);
+/*
+ * This process into a private mount namespace where /dev/zsplice is
+ * /dev/zero (and with full /dev/fullsplice /dev/full); 0, or -1 after
+ * printing why (EPERM: needs root).
+ */
+int zsb_private_devs(int full);
 
 /*
  * ---- engines (engines/) and workloads (workloads.c) ----
@@ -194,8 +200,8 @@ struct zsb_result *zsb_results_add(struct zsb_results *rs);
 void zsb_result_finish(struct zsb_result *r);
 
 /* ---- the command line (cli.c) ---- */
-enum zsb_cmd_id { ZSB_CMD_RUN, ZSB_CMD_COMPARE, ZSB_CMD_PLOT, ZSB_CMD_MODEL, ZSB_CMD_LIST,
-		  ZSB_NCMDS };
+enum zsb_cmd_id { ZSB_CMD_RUN, ZSB_CMD_EXEC, ZSB_CMD_COMPARE, ZSB_CMD_PLOT, ZSB_CMD_MODEL,
+		  ZSB_CMD_LIST, ZSB_NCMDS };
 
 struct zsb_cmd {
 	const char *name;
@@ -249,6 +255,11 @@ struct zsb_opts {
 	const char *plot;	/* run --plot, plot --output */
 	int format_lkp;		/* --format lkp */
 	int quiet;
+	/* exec */
+	const struct zsb_impl *exec_impl;	/* NULL: splice_impl as it is */
+	int exec_full;		/* /dev/fullsplice over /dev/full too */
+	int exec_stats;		/* every statistic that changed */
+	char **exec_argv;	/* the command, NULL-terminated */
 	/* model */
 	double model_instances;
 	double model_rate;
@@ -353,6 +364,8 @@ int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs);
 int zsb_plot(const struct zsb_results *rs, const char *png);
 /* stress-ng child setup: /dev/zsplice over /dev/zero in a private mount ns */
 int zsb_bind_zsplice(void *arg);
+/* ---- zsbench exec (cmd-exec.c) ---- */
+int zsb_cmd_exec(const struct zsb_opts *o);
 
 struct zsb_stressng_bin {
 	char path[4096];

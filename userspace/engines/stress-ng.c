@@ -40,11 +40,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -84,20 +82,7 @@ int zsb_lkp_argv(char **argv, const char *path, const char *timeout, const char 
 int zsb_bind_zsplice(void *arg)
 {
 	(void)arg;
-	if (unshare(CLONE_NEWNS)) {
-		fprintf(stderr, "zsbench: unshare(CLONE_NEWNS): %s\n", strerror(errno));
-		return -1;
-	}
-	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL)) {
-		fprintf(stderr, "zsbench: mount --make-rprivate /: %s\n", strerror(errno));
-		return -1;
-	}
-	if (mount(ZSPLICE_ZERO_PATH, "/dev/zero", NULL, MS_BIND, NULL)) {
-		fprintf(stderr, "zsbench: bind %s over /dev/zero: %s\n",
-			ZSPLICE_ZERO_PATH, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return zsb_private_devs(0);
 }
 
 /* ---- which stress-ng ---- */

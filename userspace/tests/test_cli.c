@@ -274,6 +274,28 @@ int main(void)
 	BAD("exclude each other", "--module with --no-load", "run", "--module", "a.ko",
 	    "--no-load");
 
+	/* exec: its options up to the command, which keeps its own */
+	OK("exec --impl folio -- stress-ng", "exec", "--impl", "folio", "--", "stress-ng",
+	   "--splice", "2", "--timeout", "10");
+	tap_ok(o.exec_impl && !strcmp(o.exec_impl->name, "folio") && !o.exec_full &&
+	       !strcmp(o.exec_argv[0], "stress-ng") && !strcmp(o.exec_argv[1], "--splice") &&
+	       !strcmp(o.exec_argv[4], "10") && !o.exec_argv[5],
+	       "exec: the implementation, and the command with its options");
+	OK("exec pv", "exec", "--full", "--stats", "pv", "--help");
+	tap_ok(!o.exec_impl && o.exec_full && o.exec_stats && !strcmp(o.exec_argv[0], "pv") &&
+	       !strcmp(o.exec_argv[1], "--help") && !o.help,
+	       "exec without --: options end at the command; no --impl: none set");
+	BAD("no command: zsbench exec [--impl IMPL]", "exec without a command", "exec",
+	    "--impl", "copy");
+	BAD("no command", "exec -- alone", "exec", "--");
+	BAD("unknown implementation 'bogus' (none, copy, zeropage or folio)",
+	    "exec --impl: the valid names", "exec", "--impl", "bogus", "--", "true");
+	BAD("unknown implementation 'devzero'", "exec --impl devzero: no zsplice one", "exec",
+	    "--impl", "devzero", "true");
+	BAD("unknown option '--workload'", "exec takes no run option", "exec", "--workload",
+	    "fill", "true");
+	help_of(ZSB_CMD_EXEC, "  --full ", "--workload", "exec --help: its options");
+
 	/* compare, plot, model */
 	OK("compare A B", "compare", "a.json", "b.json");
 	tap_ok(o.nfiles == 2 && !strcmp(o.files[0], "a.json") && !strcmp(o.files[1], "b.json"),
