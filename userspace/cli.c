@@ -536,6 +536,38 @@ static int finish_run(struct zsb_opts *o, char *err, size_t el)
 	return 0;
 }
 
+/*
+ * getopt_long takes any unambiguous prefix of a long option: --fio for
+ * --fio-dir.  The option it just read is argv[optind - 1], or
+ * argv[optind - 2] when its value was the next argument; its name there
+ * must be the whole name.
+ */
+static int abbreviated(char **argv, const char *name, char *err, size_t el)
+{
+	const char *given = argv[optind - 1];
+	size_t n;
+
+	if (optarg == given && optind >= 2)
+		given = argv[optind - 2];
+	if (strncmp(given, "--", 2))
+		return 0;
+	given += 2;
+	n = strcspn(given, "=");
+	if (n == strlen(name) && !strncmp(given, name, n))
+		return 0;
+	snprintf(err, el, "unknown option '--%.*s' (--%s? abbreviations are not taken)",
+		 (int)n, given, name);
+	return -1;
+}
+
+static int is_long_option(const struct option *lo, const char *arg)
+{
+	for (; lo->name; lo++)
+		if (!strncmp(arg, "--", 2) && !strcmp(arg + 2, lo->name))
+			return 1;
+	return 0;
+}
+
 /* exec: what follows the options is the command */
 static int finish_exec(struct zsb_opts *o, int argc, char **argv, int first, char *err,
 		       size_t el)
@@ -597,7 +629,12 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 			continue;
 		}
 		if (c == ':') {
-			snprintf(err, el, "%s needs a value", argv[optind]);
+			/* getopt names no option here: look for the whole name */
+			if (is_long_option(longopts, argv[optind]))
+				snprintf(err, el, "%s needs a value", argv[optind]);
+			else
+				snprintf(err, el, "unknown option '%s' (zsbench %s --help)",
+					 argv[optind], zsb_cmds[o->cmd].name);
 			return -1;
 		}
 		if (c < 256) {
@@ -606,6 +643,8 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 			return -1;
 		}
 		d = &zsb_options[c - 256];
+		if (abbreviated(argv + 1, d->name, err, el))
+			return -1;
 		if (set_option(d, optarg, o, err, el))
 			return -1;
 		o->given |= 1ULL << (c - 256);
