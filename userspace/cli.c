@@ -9,11 +9,13 @@
  * zsbench.1 documents every entry.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "zsbench.h"
 
@@ -307,23 +309,30 @@ static int add_threads(struct zsb_opts *o, const char *t, char *err, size_t el)
 	return 0;
 }
 
+/* a comma-separated list: every element named, none empty */
 static int parse_list(const char *opt, const char *arg, struct zsb_opts *o, char *err,
 		      size_t el, int (*fn)(struct zsb_opts *, const char *, char *, size_t))
 {
-	char *s = strdup(arg), *save = NULL, *tok;
-	int rc = 0, n = 0;
+	char *s, *rest, *tok;
+	int rc = 0;
 
+	if (!arg[strspn(arg, ",")]) {
+		snprintf(err, el, "--%s: empty list '%s'", opt, arg);
+		return -1;
+	}
+	s = strdup(arg);
 	if (!s)
 		return -1;
-	for (tok = strtok_r(s, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-		rc = fn(o, tok, err, el);
-		n++;
+	rest = s;
+	while (!rc && (tok = strsep(&rest, ","))) {
+		if (!*tok) {
+			snprintf(err, el, "--%s: an empty element in '%s'", opt, arg);
+			rc = -1;
+		} else {
+			rc = fn(o, tok, err, el);
+		}
 	}
 	free(s);
-	if (!rc && !n) {
-		snprintf(err, el, "--%s: empty list '%s'", opt, arg);
-		rc = -1;
-	}
 	return rc;
 }
 
@@ -495,9 +504,36 @@ static void defaults(struct zsb_opts *o)
 	o->model_extra = 1;
 }
 
+/*
+ * A file zsbench will write at the end: opened for writing now (not
+ * truncated), or created and removed again, so that a run does not end
+ * in an error it could have given at once.  Root passes access(2)'s test
+ * of a directory it still cannot create in (/proc).
+ */
+static int writable(const char *opt, const char *path, char *err, size_t el)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			unlink(path);
+	}
+	if (fd < 0) {
+		snprintf(err, el, "--%s %s: %s", opt, path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 /* the selection of zsbench run once its options are read */
 static int finish_run(struct zsb_opts *o, char *err, size_t el)
 {
+	if (o->json && writable("json", o->json, err, el))
+		return -1;
+	if (o->plot && writable("plot", o->plot, err, el))
+		return -1;
 	if (o->module && o->no_load) {
 		snprintf(err, el, "--module and --no-load exclude each other");
 		return -1;

@@ -63,9 +63,11 @@ static int output(const struct zsb_opts *o, struct zsb_results *rs)
 
 static int read_json(const char *path, struct zsb_results *rs)
 {
-	if (!zsb_json_read_file(path, rs))
+	char err[256];
+
+	if (!zsb_json_read_file(path, rs, err, sizeof(err)))
 		return 0;
-	fprintf(stderr, "zsbench: cannot read %s: %m\n", path);
+	fprintf(stderr, "zsbench: %s: %s\n", path, err);
 	return -1;
 }
 

@@ -335,7 +335,8 @@ enum zsb_unit zsb_values_unit(const struct zsb_result *r);
 void zsb_format_lkp(FILE *f, const struct zsb_results *rs);
 int zsb_json_write(FILE *f, const struct zsb_results *rs);
 int zsb_json_write_file(const char *path, const struct zsb_results *rs);
-int zsb_json_read_file(const char *path, struct zsb_results *rs);
+/* 0, or -1 with why in err (one line, without the path) */
+int zsb_json_read_file(const char *path, struct zsb_results *rs, char *err, size_t errlen);
 
 /* ---- --icount (runner.c, report.c) ---- */
 /* the source of records measured under QEMU -icount shift=0, and elsewhere */

@@ -394,6 +394,19 @@ int main(void)
 	BAD("unknown workload 'dance'", "unknown workload", "run", "--workload", "dance");
 	BAD("unknown implementation 'zero'", "unknown baseline", "run", "--baseline", "zero");
 	BAD("--impl: empty list", "empty list", "run", "--impl", ",");
+	BAD("--threads: an empty element in '1,,2'", "--threads 1,,2", "run", "--threads", "1,,2");
+	BAD("--threads: an empty element in '1,'", "--threads 1,", "run", "--threads", "1,");
+	BAD("--impl: an empty element in ',copy'", "--impl ,copy", "run", "--impl", ",copy");
+	BAD("--workload: an empty element", "--workload fill,,splice-1", "run", "--workload",
+	    "fill,,splice-1");
+	BAD("--json /nonexistent-zsb/x.json: No such file or directory",
+	    "--json in a missing directory: before the run", "run", "--json",
+	    "/nonexistent-zsb/x.json");
+	BAD("--json /proc/zsb.json: ", "--json in a directory nobody can create in",
+	    "run", "--json", "/proc/zsb.json");
+	BAD("--plot /nonexistent-zsb/x.png: No such file", "--plot too", "run", "--plot",
+	    "/nonexistent-zsb/x.png");
+	OK("run --json in a writable directory", "run", "--json", "/tmp/zsb-test-cli.json");
 	BAD("--runs needs a value", "missing value", "run", "--runs");
 	BAD("unexpected argument 'stray'", "stray argument", "run", "stray");
 	BAD("exclude each other", "--module with --no-load", "run", "--module", "a.ko",
