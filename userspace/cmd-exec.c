@@ -48,13 +48,13 @@ struct devstats {
 	char before[STATS_LEN], after[STATS_LEN];
 };
 
-/* after - before of one "name value" line of after; 0 if before lacks it */
-static long long line_delta(const struct devstats *d, const char *line, char *name, size_t nl,
+/* after - before of one "name value" line of after (name: 64 bytes); 0 if before lacks it */
+static long long line_delta(const struct devstats *d, const char *line, char *name,
 			    unsigned long long *now)
 {
 	unsigned long long then;
 
-	if (sscanf(line, "%63s %llu", name, now) != 2 || nl < 64)
+	if (sscanf(line, "%63s %llu", name, now) != 2)
 		return 0;
 	if (zsb_stat_parse(d->before, name, &then))
 		return 0;
@@ -90,7 +90,7 @@ static void print_changed(const struct devstats *d)
 	for (const char *l = d->after; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 		char name[64];
 		unsigned long long now;
-		long long dv = line_delta(d, l, name, sizeof(name), &now);
+		long long dv = line_delta(d, l, name, &now);
 
 		if (dv)
 			fprintf(stderr, "  %-32s %+lld (now %llu)\n", name, dv, now);
