@@ -9,11 +9,13 @@
  * zsbench.1 documents every entry.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "zsbench.h"
 
@@ -27,6 +29,12 @@ const struct zsb_cmd zsb_cmds[ZSB_NCMDS] = {
 		"Measure the selected implementations and workloads and print the\n"
 		"comparison table against the baseline, in the layout of the kernel\n"
 		"test robot's reports." },
+	[ZSB_CMD_EXEC] = { "exec", "[options] [--] CMD [ARGS...]",
+		"run a program with /dev/zsplice as its /dev/zero",
+		"Run CMD in a private mount namespace where /dev/zsplice is bind-mounted\n"
+		"over /dev/zero (and /dev/fullsplice over /dev/full with --full), with\n"
+		"splice_impl set for its lifetime; then print what the module's\n"
+		"statistics counted.  Root; the module loaded." },
 	[ZSB_CMD_COMPARE] = { "compare", "[options] BASE.json CAND.json",
 		"the table between two runs' JSON",
 		"Print the table between two runs (e.g. a stock and a patched kernel),\n"
@@ -47,13 +55,15 @@ static int p_workloads(struct zsb_opts *o, const char *arg, char *err, size_t el
 static int p_threads(struct zsb_opts *o, const char *arg, char *err, size_t el);
 static int p_baseline(struct zsb_opts *o, const char *arg, char *err, size_t el);
 static int p_format(struct zsb_opts *o, const char *arg, char *err, size_t el);
+static int p_exec_impl(struct zsb_opts *o, const char *arg, char *err, size_t el);
 
 #define RUN	(1u << ZSB_CMD_RUN)
+#define EXEC	(1u << ZSB_CMD_EXEC)
 #define CMP	(1u << ZSB_CMD_COMPARE)
 #define PLOT	(1u << ZSB_CMD_PLOT)
 #define MODEL	(1u << ZSB_CMD_MODEL)
 #define LIST	(1u << ZSB_CMD_LIST)
-#define ALL	(RUN | CMP | PLOT | MODEL | LIST)
+#define ALL	(RUN | EXEC | CMP | PLOT | MODEL | LIST)
 
 const struct zsb_option zsb_options[] = {
 	{ "impl", RUN, ZSB_OPT_CUSTOM, 0, 0, 0, "LIST", p_impls,
@@ -137,6 +147,14 @@ const struct zsb_option zsb_options[] = {
 	  "(LKP's 'key: value' lines, one per record)" },
 	{ "quiet", RUN, ZSB_OPT_FLAG, OFF(quiet), 0, 1, NULL, NULL, NULL,
 	  "no progress line on stderr" },
+	{ "impl", EXEC, ZSB_OPT_CUSTOM, 0, 0, 0, "IMPL", p_exec_impl, NULL,
+	  "splice_impl while CMD runs: none, copy, zeropage or\n"
+	  "folio (default: as it is)" },
+	{ "full", EXEC, ZSB_OPT_FLAG, OFF(exec_full), 0, 1, NULL, NULL, NULL,
+	  "/dev/fullsplice over /dev/full too" },
+	{ "stats", EXEC, ZSB_OPT_FLAG, OFF(exec_stats), 0, 1, NULL, NULL, NULL,
+	  "every statistic that changed, not only the summary line\n"
+	  "(stderr; needs debugfs)" },
 	{ "instances", MODEL, ZSB_OPT_DOUBLE, OFF(model_instances), 1, 1e6, "N", NULL, NULL,
 	  "stress-ng instances (default 64)" },
 	{ "rate", MODEL, ZSB_OPT_DOUBLE, OFF(model_rate), 0, 1e12, "R", NULL, NULL,
@@ -205,7 +223,11 @@ void zsb_usage(FILE *f, int cmd)
 		n = fprintf(f, "  --%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
 		help_lines(f, n, d->help);
 	}
-	fputs("Exit status: 0 ok, 1 runtime failure, 2 bad usage.\n", f);
+	if (cmd == ZSB_CMD_EXEC)
+		fputs("Exit status: CMD's (128+N when signal N ended it), 1 a failure before\n"
+		      "CMD ran, 2 bad usage.\n", f);
+	else
+		fputs("Exit status: 0 ok, 1 runtime failure, 2 bad usage.\n", f);
 }
 
 /* ---- the custom types ---- */
@@ -287,23 +309,30 @@ static int add_threads(struct zsb_opts *o, const char *t, char *err, size_t el)
 	return 0;
 }
 
+/* a comma-separated list: every element named, none empty */
 static int parse_list(const char *opt, const char *arg, struct zsb_opts *o, char *err,
 		      size_t el, int (*fn)(struct zsb_opts *, const char *, char *, size_t))
 {
-	char *s = strdup(arg), *save = NULL, *tok;
-	int rc = 0, n = 0;
+	char *s, *rest, *tok;
+	int rc = 0;
 
+	if (!arg[strspn(arg, ",")]) {
+		snprintf(err, el, "--%s: empty list '%s'", opt, arg);
+		return -1;
+	}
+	s = strdup(arg);
 	if (!s)
 		return -1;
-	for (tok = strtok_r(s, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-		rc = fn(o, tok, err, el);
-		n++;
+	rest = s;
+	while (!rc && (tok = strsep(&rest, ","))) {
+		if (!*tok) {
+			snprintf(err, el, "--%s: an empty element in '%s'", opt, arg);
+			rc = -1;
+		} else {
+			rc = fn(o, tok, err, el);
+		}
 	}
 	free(s);
-	if (!rc && !n) {
-		snprintf(err, el, "--%s: empty list '%s'", opt, arg);
-		rc = -1;
-	}
 	return rc;
 }
 
@@ -348,6 +377,19 @@ static int p_format(struct zsb_opts *o, const char *arg, char *err, size_t el)
 		return -1;
 	}
 	o->format_lkp = !strcmp(arg, "lkp");
+	return 0;
+}
+
+static int p_exec_impl(struct zsb_opts *o, const char *arg, char *err, size_t el)
+{
+	const struct zsb_impl *im = zsb_impl_find(arg);
+
+	if (!im || im->dev != ZSB_DEV_ZSPLICE) {
+		snprintf(err, el, "--impl: unknown implementation '%s' (none, copy, zeropage or "
+			 "folio)", arg);
+		return -1;
+	}
+	o->exec_impl = im;
 	return 0;
 }
 
@@ -462,9 +504,36 @@ static void defaults(struct zsb_opts *o)
 	o->model_extra = 1;
 }
 
+/*
+ * A file zsbench will write at the end: opened for writing now (not
+ * truncated), or created and removed again, so that a run does not end
+ * in an error it could have given at once.  Root passes access(2)'s test
+ * of a directory it still cannot create in (/proc).
+ */
+static int writable(const char *opt, const char *path, char *err, size_t el)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			unlink(path);
+	}
+	if (fd < 0) {
+		snprintf(err, el, "--%s %s: %s", opt, path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 /* the selection of zsbench run once its options are read */
 static int finish_run(struct zsb_opts *o, char *err, size_t el)
 {
+	if (o->json && writable("json", o->json, err, el))
+		return -1;
+	if (o->plot && writable("plot", o->plot, err, el))
+		return -1;
 	if (o->module && o->no_load) {
 		snprintf(err, el, "--module and --no-load exclude each other");
 		return -1;
@@ -503,10 +572,55 @@ static int finish_run(struct zsb_opts *o, char *err, size_t el)
 	return 0;
 }
 
+/*
+ * getopt_long takes any unambiguous prefix of a long option: --fio for
+ * --fio-dir.  The option it just read is argv[optind - 1], or
+ * argv[optind - 2] when its value was the next argument; its name there
+ * must be the whole name.
+ */
+static int abbreviated(char **argv, const char *name, char *err, size_t el)
+{
+	const char *given = argv[optind - 1];
+	size_t n;
+
+	if (optarg == given && optind >= 2)
+		given = argv[optind - 2];
+	if (strncmp(given, "--", 2))
+		return 0;
+	given += 2;
+	n = strcspn(given, "=");
+	if (n == strlen(name) && !strncmp(given, name, n))
+		return 0;
+	snprintf(err, el, "unknown option '--%.*s' (--%s? abbreviations are not taken)",
+		 (int)n, given, name);
+	return -1;
+}
+
+static int is_long_option(const struct option *lo, const char *arg)
+{
+	for (; lo->name; lo++)
+		if (!strncmp(arg, "--", 2) && !strcmp(arg + 2, lo->name))
+			return 1;
+	return 0;
+}
+
+/* exec: what follows the options is the command */
+static int finish_exec(struct zsb_opts *o, int argc, char **argv, int first, char *err,
+		       size_t el)
+{
+	if (first >= argc) {
+		snprintf(err, el, "no command: zsbench exec [--impl IMPL] [--full] [--stats] "
+			 "[--] CMD [ARGS...]");
+		return -1;
+	}
+	o->exec_argv = argv + first;
+	return 0;
+}
+
 int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t el)
 {
 	static struct option longopts[sizeof(zsb_options) / sizeof(zsb_options[0]) + 1];
-	const char *cmd = argc > 1 ? argv[1] : NULL;
+	const char *cmd = argc > 1 ? argv[1] : NULL, *optstr;
 	int c, nlong = 0, want;
 
 	defaults(o);
@@ -541,7 +655,9 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 	optind = 0;
 	opterr = 0;
 	/* the command is getopt's argv[0]; the files end up after optind */
-	while ((c = getopt_long(argc - 1, argv + 1, ":h", longopts, NULL)) != -1) {
+	/* exec: options up to CMD, which keeps its own */
+	optstr = o->cmd == ZSB_CMD_EXEC ? "+:h" : ":h";
+	while ((c = getopt_long(argc - 1, argv + 1, optstr, longopts, NULL)) != -1) {
 		const struct zsb_option *d;
 
 		if (c == 'h') {
@@ -549,7 +665,12 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 			continue;
 		}
 		if (c == ':') {
-			snprintf(err, el, "%s needs a value", argv[optind]);
+			/* getopt names no option here: look for the whole name */
+			if (is_long_option(longopts, argv[optind]))
+				snprintf(err, el, "%s needs a value", argv[optind]);
+			else
+				snprintf(err, el, "unknown option '%s' (zsbench %s --help)",
+					 argv[optind], zsb_cmds[o->cmd].name);
 			return -1;
 		}
 		if (c < 256) {
@@ -558,12 +679,16 @@ int zsb_parse_opts(int argc, char **argv, struct zsb_opts *o, char *err, size_t 
 			return -1;
 		}
 		d = &zsb_options[c - 256];
+		if (abbreviated(argv + 1, d->name, err, el))
+			return -1;
 		if (set_option(d, optarg, o, err, el))
 			return -1;
 		o->given |= 1ULL << (c - 256);
 	}
 	if (o->help)
 		return 0;
+	if (o->cmd == ZSB_CMD_EXEC)
+		return finish_exec(o, argc, argv, optind + 1, err, el);
 	want = o->cmd == ZSB_CMD_COMPARE ? 2 : o->cmd == ZSB_CMD_PLOT ? 1 : 0;
 	for (int i = optind + 1; i < argc; i++) {
 		if (o->nfiles >= want) {

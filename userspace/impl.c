@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Implementation table and opening a device with an implementation selected. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <unistd.h>
 #include <linux/zsplice.h>
 
@@ -80,22 +83,60 @@ int zsb_impl_open(const struct zsb_impl *im, int flags)
 	return fd;
 }
 
-int zsb_set_module_impl(const char *value)
+static const char *impl_param = SPLICE_IMPL_PARAM;
+
+void zsb_impl_param_path(const char *path)
 {
-	int fd = open(SPLICE_IMPL_PARAM, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
+	impl_param = path;
+}
+
+/* open, write, close: async-signal-safe, for zsb_impl_restore() */
+static int write_param(const char *value)
+{
+	int fd = open(impl_param, O_WRONLY | O_TRUNC | O_CLOEXEC), e = 0;
 
 	if (fd < 0)
 		return -errno;
-	n = write(fd, value, strlen(value));
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
+	if (write(fd, value, strlen(value)) < 0)
+		e = -errno;
 	close(fd);
-	return 0;
+	return e;
+}
+
+/* splice_impl as zsbench found it before its first switch, "" before that */
+static char impl_saved[32];
+
+static void restore_at_exit(void)
+{
+	zsb_impl_restore();
+}
+
+int zsb_impl_switch(const struct zsb_impl *im)
+{
+	const char *v = zsb_impl_param(im);
+	int e;
+
+	if (!v)
+		return 0;
+	if (!impl_saved[0]) {
+		e = zsb_get_module_impl(impl_saved, sizeof(impl_saved));
+		if (e) {
+			impl_saved[0] = 0;
+			fprintf(stderr, "zsbench: reading splice_impl: %s\n", strerror(-e));
+			return e;
+		}
+		atexit(restore_at_exit);
+	}
+	e = write_param(v);
+	if (e)
+		fprintf(stderr, "zsbench: setting splice_impl=%s: %s\n", v, strerror(-e));
+	return e;
+}
+
+void zsb_impl_restore(void)
+{
+	if (impl_saved[0])
+		write_param(impl_saved);
 }
 
 int zsb_folio_order(const struct zsb_opts *o)
@@ -120,7 +161,7 @@ int zsb_folio_order(const struct zsb_opts *o)
 
 int zsb_get_module_impl(char *buf, size_t len)
 {
-	int fd = open(SPLICE_IMPL_PARAM, O_RDONLY | O_CLOEXEC);
+	int fd = open(impl_param, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
@@ -133,4 +174,34 @@ int zsb_get_module_impl(char *buf, size_t len)
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = 0;
 	return 0;
+}
+
+static int ns_err(const char *what)
+{
+	int e = errno;
+
+	fprintf(stderr, "zsbench: %s: %s%s\n", what, strerror(e),
+		e == EPERM ? " (needs root: CAP_SYS_ADMIN)" : "");
+	return -1;
+}
+
+static int bind_dev(const char *dev, const char *over)
+{
+	char what[96];
+
+	if (!mount(dev, over, NULL, MS_BIND, NULL))
+		return 0;
+	snprintf(what, sizeof(what), "bind %s over %s", dev, over);
+	return ns_err(what);
+}
+
+int zsb_private_devs(int full)
+{
+	if (unshare(CLONE_NEWNS))
+		return ns_err("unshare(CLONE_NEWNS)");
+	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL))
+		return ns_err("mount --make-rprivate /");
+	if (bind_dev(ZSPLICE_ZERO_PATH, "/dev/zero"))
+		return -1;
+	return full ? bind_dev(ZSPLICE_FULL_PATH, "/dev/full") : 0;
 }

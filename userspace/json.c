@@ -249,25 +249,88 @@ static void read_record(struct json_object *o, struct zsb_result *r)
 		zsb_result_finish(r);
 }
 
-int zsb_json_read_file(const char *path, struct zsb_results *rs)
+/* line of offset off in text, from 1 */
+static int line_of(const char *text, size_t off)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < off && text[i]; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+/* the document in text, or NULL with json-c's reason in err */
+static struct json_object *parse_doc(const char *text, size_t len, char *err, size_t el)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *d;
+	enum json_tokener_error je;
+	size_t off;
+
+	if (!tok) {
+		snprintf(err, el, "out of memory");
+		return NULL;
+	}
+	d = json_tokener_parse_ex(tok, text, (int)len);
+	je = json_tokener_get_error(tok);
+	off = json_tokener_get_parse_end(tok);
+	if (!d && je == json_tokener_continue)
+		snprintf(err, el, "not JSON: the document ends early (json-c: %s)",
+			 json_tokener_error_desc(json_tokener_error_parse_eof));
+	else if (!d)
+		snprintf(err, el, "not JSON: line %d: %s (json-c)", line_of(text, off),
+			 json_tokener_error_desc(je));
+	else if (text[off + strspn(text + off, " \t\r\n")])
+		snprintf(err, el, "not JSON: line %d: text after the document",
+			 line_of(text, off));
+	if (err[0] && d) {
+		json_object_put(d);
+		d = NULL;
+	}
+	json_tokener_free(tok);
+	return d;
+}
+
+static struct json_object *read_doc(const char *path, char *err, size_t el)
+{
+	FILE *f = fopen(path, "re");
+	struct json_object *d;
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (!f) {
+		snprintf(err, el, "%s", strerror(errno));
+		return NULL;
+	}
+	len = getdelim(&text, &cap, 0, f);
+	if (len < 0 && ferror(f)) {
+		snprintf(err, el, "%s", strerror(errno));
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	d = parse_doc(text ? text : "", len > 0 ? (size_t)len : 0, err, el);
+	free(text);
+	return d;
+}
+
+int zsb_json_read_file(const char *path, struct zsb_results *rs, char *err, size_t el)
 {
 	struct json_object *d, *recs, *v;
 	int schema;
 
-	errno = 0;
-	d = json_object_from_file(path);
-	if (!d) {
-		if (!errno)
-			errno = EINVAL;
+	err[0] = 0;
+	d = read_doc(path, err, el);
+	if (!d)
 		return -1;
-	}
 	schema = json_object_is_type(d, json_type_object) &&
 		 json_object_object_get_ex(d, "schema", &v) ? json_object_get_int(v) : 0;
 	if (schema != ZSB_JSON_SCHEMA) {
-		fprintf(stderr, "zsbench: %s: not a zsbench JSON document of schema %d%s\n", path,
-			ZSB_JSON_SCHEMA, schema ? " (an older zsbench wrote it)" : "");
+		snprintf(err, el, "not a zsbench JSON document of schema %d%s", ZSB_JSON_SCHEMA,
+			 schema ? " (an older zsbench wrote it)" : "");
 		json_object_put(d);
-		errno = EINVAL;
 		return -1;
 	}
 	get_s(d, "kernel", rs->kernel, sizeof(rs->kernel));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* zsbench: run, compare, plot, model, list. */
+/* zsbench: run, exec, compare, plot, model, list. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -63,9 +63,11 @@ static int output(const struct zsb_opts *o, struct zsb_results *rs)
 
 static int read_json(const char *path, struct zsb_results *rs)
 {
-	if (!zsb_json_read_file(path, rs))
+	char err[256];
+
+	if (!zsb_json_read_file(path, rs, err, sizeof(err)))
 		return 0;
-	fprintf(stderr, "zsbench: cannot read %s: %m\n", path);
+	fprintf(stderr, "zsbench: %s: %s\n", path, err);
 	return -1;
 }
 
@@ -99,6 +101,7 @@ static int cmd_run(const struct zsb_opts *o)
 	int need_module = 0, rc = 0;
 
 	zsb_quiet = o->quiet;
+	zsb_signals_install();
 	uname(&u);
 	snprintf(rs.kernel, sizeof(rs.kernel), "%s", u.release);
 	snprintf(rs.kernel_version, sizeof(rs.kernel_version), "%s", u.version);
@@ -111,12 +114,19 @@ static int cmd_run(const struct zsb_opts *o)
 	zsb_module_version(rs.module_version, sizeof(rs.module_version));
 	if (!o->no_workloads)
 		zsb_run(o, &rs);
-	if ((o->stress_ng || o->lkp_splice) && zsb_stressng_run(o, &rs))
+	if ((o->stress_ng || o->lkp_splice) && !zsb_stop_signal() && zsb_stressng_run(o, &rs))
 		rc = 1;
-	if (o->fio && zsb_fio_run(o, &rs))
+	if (o->fio && !zsb_stop_signal() && zsb_fio_run(o, &rs))
 		rc = 1;
+	zsb_impl_restore();
 	if (need_module)
 		zsb_module_teardown();
+	if (zsb_stop_signal()) {
+		zsb_progress_done();
+		fprintf(stderr, "zsbench: stopped by %s\n", strsignal(zsb_stop_signal()));
+		free(rs.r);
+		return 128 + zsb_stop_signal();
+	}
 	if (output(o, &rs))
 		rc = 1;
 	free(rs.r);
@@ -145,6 +155,8 @@ int main(int argc, char **argv)
 	switch (o.cmd) {
 	case ZSB_CMD_RUN:
 		return cmd_run(&o);
+	case ZSB_CMD_EXEC:
+		return zsb_cmd_exec(&o);
 	case ZSB_CMD_COMPARE:
 		return cmd_compare(&o);
 	case ZSB_CMD_PLOT:

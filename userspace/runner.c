@@ -213,8 +213,10 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct zsb_wctx *c = &w->c;
 	long (*op)(struct zsb_wctx *) = c->wl->eng->op;
-	int opened = !eng_open(c);
+	int opened;
 
+	zsb_signals_block(1);
+	opened = !eng_open(c);
 	pthread_barrier_wait(&start_barrier);
 	while (opened && !*c->stop) {
 		long n = op(c);
@@ -251,12 +253,13 @@ static void install_kick(void)
 	done = 1;
 }
 
+/* s seconds, or less when SIGINT or SIGTERM came */
 static void sleep_for(double s)
 {
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	double end = zsb_now() + s;
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+	while (!zsb_stop_signal() && zsb_now() < end)
+		zsb_wait(-1, end - zsb_now());
 }
 
 /* one timed run; returns ops/s and fills the aggregates */
@@ -359,7 +362,7 @@ static void run_timed(const struct zsb_opts *o, const struct zsb_impl *im,
 			     run + 1, o->runs, left);
 		r->vals[run] = run_once(o, im, wl, threads, r, &unsup, &err, note, sizeof(note));
 		r->runs = run + 1;
-		if (unsup)
+		if (unsup || zsb_stop_signal())
 			break;
 	}
 	r->bytes_per_sec_mean /= r->runs;
@@ -425,7 +428,7 @@ static int ic_settle(double *nspi, int *tries)
 	struct timespec pause = { 0, 50 * 1000 * 1000 };
 	int good = 0;
 
-	for (*tries = 1; *tries <= IC_SETTLE_TRIES; ++*tries) {
+	for (*tries = 1; *tries <= IC_SETTLE_TRIES && !zsb_stop_signal(); ++*tries) {
 		*nspi = ic_calibrate();
 		good = *nspi > 0.99 && *nspi < 1.01 ? good + 1 : 0;
 		if (good == 2)
@@ -512,7 +515,7 @@ static void run_fixed(const struct zsb_opts *o, const struct zsb_impl *im,
 		warm++;
 	}
 	n = ic_count(budget, warm ? (double)took / (double)warm : 0);
-	for (int run = 0; run < o->runs && !err; run++) {
+	for (int run = 0; run < o->runs && !err && !zsb_stop_signal(); run++) {
 		uint64_t t = fixed_loop(&c, n, &err);
 
 		ns->vals[run] = (double)t / (double)n;
@@ -584,13 +587,13 @@ static void run_icount(const struct zsb_opts *o, struct zsb_results *rs)
 		for (int k = 0; k < o->nimpls; k++) {
 			const struct zsb_impl *im = o->impls[k];
 
-			if (!applies(o->wls[w], im, 1))
+			if (!applies(o->wls[w], im, 1) || zsb_stop_signal())
 				continue;
 			zsb_progress("[%d/%d] %s %-13s %s", ++idx, total, src, im->name,
 				     o->wls[w]->variant);
 			run_fixed(o, im, o->wls[w], src, im->name, rs);
 		}
-	if (floor) {
+	if (floor && !zsb_stop_signal()) {
 		zsb_progress("[%d/%d] %s floor", ++idx, total, src);
 		run_fixed(o, zsb_impl_find("folio"), floor, src, ZSB_FLOOR_IMPL, rs);
 	}
@@ -615,12 +618,13 @@ void zsb_run(const struct zsb_opts *o, struct zsb_results *rs)
 	for (int w = 0; w < o->nwls; w++)
 		for (int t = 0; t < o->nthreads; t++)
 			for (int k = 0; k < o->nimpls; k++) {
-				if (!applies(o->wls[w], o->impls[k], o->threads[t]))
+				if (!applies(o->wls[w], o->impls[k], o->threads[t]) ||
+				    zsb_stop_signal())
 					continue;
 				run_timed(o, o->impls[k], o->wls[w], o->threads[t],
 					  o->impls[k]->name, zsb_results_add(rs), idx++, total);
 			}
-	for (int t = 0; floor && t < o->nthreads; t++)
+	for (int t = 0; floor && t < o->nthreads && !zsb_stop_signal(); t++)
 		run_timed(o, zsb_impl_find("folio"), floor, o->threads[t], ZSB_FLOOR_IMPL,
 			  zsb_results_add(rs), idx++, total);
 }

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,9 @@
 
 #include "tool.h"
 #include "zsbench.h"
+
+/* seconds a tool has to exit after zsbench forwarded SIGINT or SIGTERM */
+#define STOP_GRACE	5
 
 int zsb_in_path(const char *prog)
 {
@@ -46,7 +48,7 @@ int zsb_tool_run_probe(char *const argv[], int (*child_setup)(void *), void *arg
 	size_t len = 0, cap = 65536;
 	char *buf = malloc(cap);
 	double start = zsb_now(), deadline = start + timeout;
-	int probed = !probe;
+	int probed = !probe, forwarded = 0;
 	pid_t pid;
 
 	*out = NULL;
@@ -63,18 +65,28 @@ int zsb_tool_run_probe(char *const argv[], int (*child_setup)(void *), void *arg
 		setpgid(0, 0);
 		dup2(p[1], 1);
 		dup2(p[1], 2);
-		signal(SIGPIPE, SIG_DFL);
+		zsb_signals_default();
 		if (child_setup && child_setup(arg))
 			_exit(126);
 		execvp(argv[0], argv);
 		fprintf(stderr, "zsbench: exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid);
 	close(p[1]);
 	for (;;) {
-		struct pollfd pf = { p[0], POLLIN, 0 };
-		double now = zsb_now(), left = deadline - now;
+		double now = zsb_now(), left;
 		ssize_t n;
+
+		if (zsb_stop_signal() && !forwarded) {
+			/* its own process group: the terminal's signal did not reach it */
+			kill(-pid, zsb_stop_signal());
+			forwarded = 1;
+			if (deadline > now + STOP_GRACE)
+				deadline = now + STOP_GRACE;
+			probed = 1;
+		}
+		left = deadline - now;
 
 		if (!probed && now >= start + probe->after) {
 			probe->fn(pid, probe->ctx);
@@ -83,12 +95,13 @@ int zsb_tool_run_probe(char *const argv[], int (*child_setup)(void *), void *arg
 		if (!probed && start + probe->after - now < left)
 			left = start + probe->after - now;
 		if (deadline - now <= 0) {
-			fprintf(stderr, "\nzsbench: %s did not finish in %.0fs, killing it\n",
-				argv[0], timeout);
+			if (!forwarded)
+				fprintf(stderr, "\nzsbench: %s did not finish in %.0fs, "
+					"killing it\n", argv[0], timeout);
 			kill(-pid, SIGKILL);
 			break;
 		}
-		if (poll(&pf, 1, (int)(left * 1000) + 1) <= 0)
+		if (zsb_wait(p[0], left + 0.001) <= 0)
 			continue;
 		if (len + 4096 > cap) {
 			char *nb = realloc(buf, cap *= 2);
@@ -98,6 +111,8 @@ int zsb_tool_run_probe(char *const argv[], int (*child_setup)(void *), void *arg
 			buf = nb;
 		}
 		n = read(p[0], buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;

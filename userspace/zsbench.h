@@ -30,14 +30,30 @@ const char *zsb_impl_param(const struct zsb_impl *im);
 /* open the device for im with flags and select the implementation on the
  * file with the ioctl; returns fd or -errno */
 int zsb_impl_open(const struct zsb_impl *im, int flags);
-/* set the module parameter splice_impl (for stress-ng and fio); returns 0 or -errno */
-int zsb_set_module_impl(const char *value);
+/* the module parameter splice_impl, without its newline; 0 or -errno */
 int zsb_get_module_impl(char *buf, size_t len);
+/*
+ * The module-wide implementation for a tool that opens the device itself
+ * (stress-ng, fio, zsbench exec): zsb_impl_switch() sets splice_impl to
+ * im's (nothing for devzero), remembering the value it found the first
+ * time; zsb_impl_restore() writes that back, and runs at exit.  Switch
+ * prints its error; both are 0 or -errno.  Restore is async-signal-safe.
+ */
+int zsb_impl_switch(const struct zsb_impl *im);
+void zsb_impl_restore(void);
+/* the parameter's path (tests) */
+void zsb_impl_param_path(const char *path);
 /* the module's default folio_order after the driver rework (2 MiB folios) */
 #define ZSB_FOLIO_ORDER_DEFAULT	9
 /* --folio-order, else the loaded module's, else the default */
 struct zsb_opts;
 int zsb_folio_order(const struct zsb_opts *o);
+/*
+ * This process into a private mount namespace where /dev/zsplice is
+ * /dev/zero (and with full /dev/fullsplice /dev/full); 0, or -1 after
+ * printing why (EPERM: needs root).
+ */
+int zsb_private_devs(int full);
 
 /*
  * ---- engines (engines/) and workloads (workloads.c) ----
@@ -184,8 +200,8 @@ struct zsb_result *zsb_results_add(struct zsb_results *rs);
 void zsb_result_finish(struct zsb_result *r);
 
 /* ---- the command line (cli.c) ---- */
-enum zsb_cmd_id { ZSB_CMD_RUN, ZSB_CMD_COMPARE, ZSB_CMD_PLOT, ZSB_CMD_MODEL, ZSB_CMD_LIST,
-		  ZSB_NCMDS };
+enum zsb_cmd_id { ZSB_CMD_RUN, ZSB_CMD_EXEC, ZSB_CMD_COMPARE, ZSB_CMD_PLOT, ZSB_CMD_MODEL,
+		  ZSB_CMD_LIST, ZSB_NCMDS };
 
 struct zsb_cmd {
 	const char *name;
@@ -239,6 +255,11 @@ struct zsb_opts {
 	const char *plot;	/* run --plot, plot --output */
 	int format_lkp;		/* --format lkp */
 	int quiet;
+	/* exec */
+	const struct zsb_impl *exec_impl;	/* NULL: splice_impl as it is */
+	int exec_full;		/* /dev/fullsplice over /dev/full too */
+	int exec_stats;		/* every statistic that changed */
+	char **exec_argv;	/* the command, NULL-terminated */
 	/* model */
 	double model_instances;
 	double model_rate;
@@ -314,7 +335,8 @@ enum zsb_unit zsb_values_unit(const struct zsb_result *r);
 void zsb_format_lkp(FILE *f, const struct zsb_results *rs);
 int zsb_json_write(FILE *f, const struct zsb_results *rs);
 int zsb_json_write_file(const char *path, const struct zsb_results *rs);
-int zsb_json_read_file(const char *path, struct zsb_results *rs);
+/* 0, or -1 with why in err (one line, without the path) */
+int zsb_json_read_file(const char *path, struct zsb_results *rs, char *err, size_t errlen);
 
 /* ---- --icount (runner.c, report.c) ---- */
 /* the source of records measured under QEMU -icount shift=0, and elsewhere */
@@ -343,6 +365,8 @@ int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs);
 int zsb_plot(const struct zsb_results *rs, const char *png);
 /* stress-ng child setup: /dev/zsplice over /dev/zero in a private mount ns */
 int zsb_bind_zsplice(void *arg);
+/* ---- zsbench exec (cmd-exec.c) ---- */
+int zsb_cmd_exec(const struct zsb_opts *o);
 
 struct zsb_stressng_bin {
 	char path[4096];
@@ -352,8 +376,8 @@ struct zsb_stressng_bin {
 	int maj, min, pat;
 	int one_byte;		/* has the undrained 1-byte splice */
 };
-/* the splice line of --metrics-brief's table, read as LKP's stats/stress-ng does */
-int zsb_stressng_parse(const char *out, double *ops, double *rate);
+/* bogo-ops and bogo-ops-per-second-real-time of stressor in a --yaml document */
+int zsb_stressng_yaml(const char *doc, const char *stressor, double *ops, double *rate);
 int zsb_stressng_version(const char *out, int *maj, int *min, int *pat);
 int zsb_lkp_argv(char **argv, const char *path, const char *timeout, const char *n,
 		 int no_verify);
@@ -366,6 +390,21 @@ void zsb_model_print(FILE *f, const struct zsb_opts *o);
 int zsb_stat_parse(const char *text, const char *name, unsigned long long *val);
 int zsb_stats_read(const char *dev, char *buf, size_t len);
 int zsb_stat(const char *dev, const char *name, unsigned long long *val);
+
+/* ---- SIGINT and SIGTERM (sig.c) ---- */
+/* record them; blocked in the calling thread outside zsb_wait() */
+void zsb_signals_install(void);
+/* up to timeout seconds for fd (-1: none) to be readable, the place the
+ * signals arrive: 1 readable, 0 timeout, -1 with errno (EINTR: a signal) */
+int zsb_wait(int fd, double timeout);
+/* the signal that asks zsbench to stop, 0 if none */
+int zsb_stop_signal(void);
+/* it came from the terminal, which sent it to the foreground children too */
+int zsb_stop_from_tty(void);
+/* block them in a thread other than the main one (1), or unblock (0) */
+void zsb_signals_block(int block);
+/* a child before exec: the default dispositions of SIGINT, SIGTERM, SIGPIPE */
+void zsb_signals_default(void);
 
 /* helpers */
 double zsb_now(void);

@@ -117,7 +117,7 @@ static struct zsb_result *new_rec(struct zsb_results *rs, const char *job,
 
 int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs)
 {
-	char dir[PATH_MAX], saved[32] = "", *jobs[32];
+	char dir[PATH_MAX], *jobs[32];
 	int njobs = 0, rc = 0, runs = o->runs < 3 ? o->runs : 3;
 	DIR *d;
 	struct dirent *e;
@@ -153,20 +153,19 @@ int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs)
 		}
 		free(out);
 	}
-	zsb_get_module_impl(saved, sizeof(saved));
 	for (int jb = 0; jb < njobs; jb++) {
 		char path[PATH_MAX + 64], job[64], rt[32], nj[16];
 
 		snprintf(path, sizeof(path), "%s/%s", dir, jobs[jb]);
 		snprintf(job, sizeof(job), "%.*s", (int)strlen(jobs[jb]) - 4, jobs[jb]);
 		snprintf(rt, sizeof(rt), "%.0f", o->tool_duration < 1 ? 1 : o->tool_duration);
-		for (int ti = 0; ti < o->nthreads; ti++) {
-			for (int k = 0; k < o->nimpls; k++) {
+		for (int ti = 0; ti < o->nthreads && !zsb_stop_signal(); ti++) {
+			for (int k = 0; k < o->nimpls && !zsb_stop_signal(); k++) {
 				const struct zsb_impl *im = o->impls[k];
 				char *argv[] = { "fio", "--output-format=json", path, NULL };
 				struct zsb_result *ri, *rb;
 
-				if (zsb_impl_param(im) && zsb_set_module_impl(zsb_impl_param(im))) {
+				if (zsb_impl_switch(im)) {
 					rc = -1;
 					continue;
 				}
@@ -176,7 +175,7 @@ int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs)
 				setenv("ZSB_NUMJOBS", nj, 1);
 				ri = new_rec(rs, job, im, o->threads[ti], ZSB_UNIT_READ_IOPS);
 				rb = new_rec(rs, job, im, o->threads[ti], ZSB_UNIT_READ_BW_MBPS);
-				for (int run = 0; run < runs; run++) {
+				for (int run = 0; run < runs && !zsb_stop_signal(); run++) {
 					char *out = NULL;
 					double iops = 0, bw = 0;
 					int st;
@@ -209,7 +208,6 @@ int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs)
 		}
 		free(jobs[jb]);
 	}
-	if (saved[0])
-		zsb_set_module_impl(saved);
+	zsb_impl_restore();
 	return rc;
 }

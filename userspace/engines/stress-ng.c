@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The stress-ng engine: stress-ng --splice against /dev/zsplice, in two
- * profiles, one command runner and one reader of its metrics.
+ * profiles, one command runner and one reader of its metrics (--yaml).
  *
  * The child unshares its mount namespace, makes it private and
  * bind-mounts /dev/zsplice over /dev/zero before exec (nothing outside
@@ -11,6 +11,8 @@
  * Plain (--workload stress-ng): stress-ng --splice N --timeout T
  * --metrics-brief per thread count and implementation, at most 3 runs of
  * --tool-duration.
+ *
+ * Both read stress-ng's figures from the document it writes with --yaml.
  *
  * LKP (--workload lkp-splice): the kernel test robot's run.  LKP ran
  * stress-ng V0.17.00 --splice with nr_threads=100% (64 instances), 60 s,
@@ -40,11 +42,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -84,20 +84,7 @@ int zsb_lkp_argv(char **argv, const char *path, const char *timeout, const char 
 int zsb_bind_zsplice(void *arg)
 {
 	(void)arg;
-	if (unshare(CLONE_NEWNS)) {
-		fprintf(stderr, "zsbench: unshare(CLONE_NEWNS): %s\n", strerror(errno));
-		return -1;
-	}
-	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL)) {
-		fprintf(stderr, "zsbench: mount --make-rprivate /: %s\n", strerror(errno));
-		return -1;
-	}
-	if (mount(ZSPLICE_ZERO_PATH, "/dev/zero", NULL, MS_BIND, NULL)) {
-		fprintf(stderr, "zsbench: bind %s over /dev/zero: %s\n",
-			ZSPLICE_ZERO_PATH, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return zsb_private_devs(0);
 }
 
 /* ---- which stress-ng ---- */
@@ -168,41 +155,92 @@ static int stressng_find(const struct zsb_opts *o, int lkp, struct zsb_stressng_
 	return 0;
 }
 
-/* ---- its output, read the way LKP's stats/stress-ng reads it: both profiles ---- */
+/* ---- its metrics, from the --yaml document: both profiles ---- */
+
+/* the value of "key: value" in line (after its indentation), or NULL */
+static const char *yaml_value(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+
+	line += strspn(line, " ");
+	if (strncmp(line, key, n) || line[n] != ':' || line[n + 1] != ' ')
+		return NULL;
+	return line + n + 2;
+}
 
 /*
- * Lines after the one holding "(secs)    (secs)    (secs)" that split into
- * exactly 10 fields: [3] stressor, [4] bogo ops, [8] bogo ops/s (real
- * time).  Returns 0 and fills *ops, *rate for the "splice" line.
+ * stress-ng --yaml FILE writes (0.15.06):
+ *   metrics:
+ *       - stressor: splice
+ *         bogo-ops: 555388
+ *         bogo-ops-per-second-real-time: 277682.695545
+ * the top-level "metrics:" a list of one mapping per stressor.  Returns 0
+ * and fills *ops and *rate (bogo ops/s in real time, the figure LKP's
+ * stats/stress-ng takes from the table) from stressor's entry.
  */
-int zsb_stressng_parse(const char *out, double *ops, double *rate)
+int zsb_stressng_yaml(const char *doc, const char *stressor, double *ops, double *rate)
 {
-	const char *l = out;
-	int in_table = 0;
+	int in_metrics = 0, mine = 0, got = 0;
 
-	while (l && *l) {
-		const char *nl = strchr(l, '\n');
-		size_t len = nl ? (size_t)(nl - l) : strlen(l);
-		char line[512], *f[12], *save = NULL, *t;
-		int n = 0;
+	for (const char *l = doc; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		size_t len = strcspn(l, "\n");
+		char line[256];
+		const char *v;
 
-		snprintf(line, sizeof(line), "%.*s", (int)(len < 511 ? len : 511), l);
-		l = nl ? nl + 1 : NULL;
-		if (!in_table) {
-			in_table = strstr(line, "(secs)    (secs)    (secs)") != NULL;
+		snprintf(line, sizeof(line), "%.*s", (int)(len < 255 ? len : 255), l);
+		if (line[0] && line[0] != ' ') {
+			in_metrics = !strcmp(line, "metrics:");
+			mine = 0;
 			continue;
 		}
-		if (strstr(line, "run time:"))
-			break;
-		for (t = strtok_r(line, " \t", &save); t && n < 12; t = strtok_r(NULL, " \t", &save))
-			f[n++] = t;
-		if (n != 10 || strcmp(f[3], "splice"))
+		if (!in_metrics)
 			continue;
-		*ops = strtod(f[4], NULL);
-		*rate = strtod(f[8], NULL);
-		return 0;
+		v = line + strspn(line, " ");
+		if (v[0] == '-' && v[1] == ' ') {
+			v = yaml_value(v + 2, "stressor");
+			mine = v && !strcmp(v, stressor);
+		} else if (mine && (v = yaml_value(line, "bogo-ops"))) {
+			*ops = strtod(v, NULL);
+			got |= 1;
+		} else if (mine && (v = yaml_value(line, "bogo-ops-per-second-real-time"))) {
+			*rate = strtod(v, NULL);
+			got |= 2;
+		}
 	}
-	return -1;
+	return got == 3 ? 0 : -1;
+}
+
+/* a temporary file for --yaml: its path in buf, 0 or -1 */
+static int yaml_file(char *buf, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	snprintf(buf, len, "%s/zsbench-stress-ng.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+	fd = mkstemp(buf);
+	if (fd < 0) {
+		fprintf(stderr, "zsbench: a file for stress-ng --yaml: %s\n", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* the splice stressor's figures in the document at path, which goes */
+static int yaml_metrics(const char *path, double *ops, double *rate)
+{
+	FILE *f = fopen(path, "re");
+	char *doc = NULL;
+	size_t cap = 0;
+	int rc = -1;
+
+	if (f && getdelim(&doc, &cap, 0, f) > 0)
+		rc = zsb_stressng_yaml(doc, "splice", ops, rate);
+	if (f)
+		fclose(f);
+	free(doc);
+	unlink(path);
+	return rc;
 }
 
 /* ---- looking at the instances before the alarm ---- */
@@ -414,8 +452,8 @@ static void lkp_look(int pid, void *ctx)
 static int lkp_exec(const struct zsb_opts *o, const struct zsb_stressng_bin *b,
 		    const struct zsb_impl *im, struct lkp_run *run)
 {
-	char nbuf[16], bbuf[32], tbuf[32];
-	char *argv[12];
+	char nbuf[16], bbuf[32], tbuf[32], yaml[PATH_MAX];
+	char *argv[16];
 	int argc = 0;
 	double T = o->lkp_time;
 	double margin = T / 10 < 1 ? 1 : T / 10 > 3 ? 3 : T / 10;
@@ -435,18 +473,24 @@ static int lkp_exec(const struct zsb_opts *o, const struct zsb_stressng_bin *b,
 		argv[argc++] = bbuf;
 	}
 	argv[argc] = NULL;
+	if (yaml_file(yaml, sizeof(yaml)))
+		return -1;
 	zsb_progress_done();
 	printf("lkp-splice %s:", im->name);
 	for (int i = 0; i < argc; i++)
 		printf(" %s", argv[i]);
 	printf("\n");
+	argv[argc++] = "--yaml";
+	argv[argc++] = yaml;
+	argv[argc] = NULL;
 	status = zsb_tool_run_probe(argv, zsb_impl_param(im) ? zsb_bind_zsplice : NULL, NULL,
 				    T + 60 + T / 2, &buf, &look);
 	if (status < 0 || !buf) {
+		unlink(yaml);
 		free(buf);
 		return -1;
 	}
-	if (zsb_stressng_parse(buf, &run->ops, &run->rate))
+	if (yaml_metrics(yaml, &run->ops, &run->rate))
 		snprintf(run->err, sizeof(run->err), "no splice metrics (exit %d)", status);
 	if (run->err[0]) {
 		char *last = strrchr(buf, '\n');
@@ -545,9 +589,9 @@ static int lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 {
 	struct zsb_stressng_bin b;
 	struct lkp_run *runs;
-	char saved[32] = "", mem[96];
+	char mem[96];
 	double none_rate = -1;
-	int rc = 0, nrun = 0, need_mod = 0;
+	int rc = 0, nrun = 0;
 	const struct zsb_impl *ims[ZSB_MAX_SEL];
 
 	if (stressng_find(o, 1, &b))
@@ -555,33 +599,24 @@ static int lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 	for (int k = 0; k < o->nimpls; k++) {
 		if (o->impls[k]->dev == ZSB_DEV_FULLSPLICE)
 			continue;
-		need_mod |= zsb_impl_param(o->impls[k]) != NULL;
 		ims[nrun++] = o->impls[k];
 	}
 	runs = calloc((size_t)nrun, sizeof(*runs));
 	if (!runs)
 		return -1;
 	snprintf(rs->lkp_stress_ng, sizeof(rs->lkp_stress_ng), "%.120s (%s)", b.path, b.label);
-	if (need_mod)
-		zsb_get_module_impl(saved, sizeof(saved));
 	held(mem, sizeof(mem));
 	printf("\nlkp-splice: stress-ng %s: %s\n", b.label, b.path);
 	printf("lkp-splice: --splice %d, %u bytes per loop each, %.0f s; memory held before: %s\n",
 	       o->lkp_instances, o->lkp_bytes, o->lkp_time, mem);
-	for (int k = 0; k < nrun; k++) {
+	for (int k = 0; k < nrun && !zsb_stop_signal(); k++) {
 		const struct zsb_impl *im = ims[k];
 		struct lkp_run *run = &runs[k];
 		struct zsb_result *r;
 
-		if (zsb_impl_param(im)) {
-			int e = zsb_set_module_impl(zsb_impl_param(im));
-
-			if (e) {
-				fprintf(stderr, "\nzsbench: setting splice_impl=%s: %s\n", zsb_impl_param(im),
-					strerror(-e));
-				rc = -1;
-				continue;
-			}
+		if (zsb_impl_switch(im)) {
+			rc = -1;
+			continue;
 		}
 		zsb_progress("lkp-splice %-9s %.0f s", im->name, o->lkp_time);
 		r = zsb_results_add(rs);
@@ -614,9 +649,11 @@ static int lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 			none_rate = run->rate / o->lkp_instances;
 	}
 	zsb_progress_done();
-	if (saved[0])
-		zsb_set_module_impl(saved);
-
+	zsb_impl_restore();
+	if (zsb_stop_signal()) {
+		free(runs);
+		return -1;
+	}
 	for (int k = 0; k < nrun; k++)
 		lkp_print(o, &b, ims[k], &runs[k], none_rate);
 	if (none_rate > 0)
@@ -633,7 +670,7 @@ static int lkp_run(const struct zsb_opts *o, struct zsb_results *rs)
 
 static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 {
-	char saved[32] = "", tbuf[32], nbuf[16];
+	char tbuf[32], nbuf[16], yaml[PATH_MAX];
 	int runs = o->runs < 3 ? o->runs : 3, rc = 0;
 
 	struct zsb_stressng_bin b;
@@ -641,26 +678,19 @@ static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 	if (stressng_find(o, 0, &b))
 		return -1;
 	snprintf(rs->stress_ng_version, sizeof(rs->stress_ng_version), "%s", b.version_line);
-	zsb_get_module_impl(saved, sizeof(saved));
 	snprintf(tbuf, sizeof(tbuf), "%.0fs", o->tool_duration < 1 ? 1 : o->tool_duration);
-	for (int ti = 0; ti < o->nthreads; ti++) {
-		for (int k = 0; k < o->nimpls; k++) {
+	for (int ti = 0; ti < o->nthreads && !zsb_stop_signal(); ti++) {
+		for (int k = 0; k < o->nimpls && !zsb_stop_signal(); k++) {
 			const struct zsb_impl *im = o->impls[k];
 			struct zsb_result *r;
 			char *argv[] = { b.path, "--splice", nbuf, "--timeout", tbuf,
-					 "--metrics-brief", NULL };
+					 "--metrics-brief", "--yaml", yaml, NULL };
 
 			if (im->dev == ZSB_DEV_FULLSPLICE)
 				continue;
-			if (zsb_impl_param(im)) {
-				int e = zsb_set_module_impl(zsb_impl_param(im));
-
-				if (e) {
-					fprintf(stderr, "\nzsbench: setting splice_impl=%s: %s\n",
-						zsb_impl_param(im), strerror(-e));
-					rc = -1;
-					continue;
-				}
+			if (zsb_impl_switch(im)) {
+				rc = -1;
+				continue;
 			}
 			snprintf(nbuf, sizeof(nbuf), "%d", o->threads[ti]);
 			r = zsb_results_add(rs);
@@ -673,16 +703,20 @@ static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 				 "stress-ng.splice.%dt.ops_per_sec", o->threads[ti]);
 			r->size = 64 * 1024;
 			r->threads = o->threads[ti];
-			for (int run = 0; run < runs; run++) {
+			for (int run = 0; run < runs && !zsb_stop_signal(); run++) {
 				char *out = NULL;
 				int st;
 				double v, ops;
 
 				zsb_progress("stress-ng --splice %s  %-9s run %d/%d", nbuf,
 					     im->name, run + 1, runs);
+				if (yaml_file(yaml, sizeof(yaml))) {
+					rc = -1;
+					break;
+				}
 				st = zsb_tool_run(argv, zsb_impl_param(im) ? zsb_bind_zsplice : NULL, NULL,
 						  o->tool_duration + 20, &out);
-				if (!out || zsb_stressng_parse(out, &ops, &v))
+				if (yaml_metrics(yaml, &ops, &v))
 					v = -1;
 				if (st || v < 0) {
 					snprintf(r->error, sizeof(r->error), "exit %d", st);
@@ -712,8 +746,7 @@ static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 			zsb_result_finish(r);
 		}
 	}
-	if (saved[0])
-		zsb_set_module_impl(saved);
+	zsb_impl_restore();
 	return rc;
 }
 
@@ -723,7 +756,7 @@ int zsb_stressng_run(const struct zsb_opts *o, struct zsb_results *rs)
 
 	if (o->stress_ng && plain_run(o, rs))
 		rc = -1;
-	if (o->lkp_splice && lkp_run(o, rs))
+	if (o->lkp_splice && !zsb_stop_signal() && lkp_run(o, rs))
 		rc = -1;
 	return rc;
 }

@@ -25,8 +25,8 @@ if [ ! -e /dev/zsplice ]; then
 	ktap_finished
 fi
 # 8 zsbench runs and table checks, 8 JSON checks (the awk below), 1 for
-# the 2-thread records.
-ktap_set_plan 17
+# the 2-thread records, 6 of zsbench exec, 3 of SIGINT and SIGTERM.
+ktap_set_plan 26
 
 # folio size from the module statistics, else from folio_order
 FOLIO=$(awk '$1 == "folio_size" { print $2; exit }' /sys/kernel/debug/zsplice/zsplice/stats 2>/dev/null)
@@ -43,7 +43,7 @@ FILLMAX=1048576	# zsbench's default --fill-max
 "$ZSBENCH" --help >/dev/null 2>&1
 tap $? "zsbench --help exits 0"
 st=0
-for c in run compare plot model list; do
+for c in run exec compare plot model list; do
 	"$ZSBENCH" $c --help | grep -q "^usage: zsbench $c" || st=1
 done
 tap $st "zsbench COMMAND --help: every command's usage"
@@ -145,5 +145,81 @@ awk '/^\{"source"/ { n++; if ($0 !~ /"threads":2/ || $0 ~ /"unsupported":true/) 
      /"impl":"floor"/ { fl++ }
      END { exit !(n == 10 && fl == 1 && !bad) }' "$DIR/smoke2.json"
 tap $? "2-thread records present and supported, the floor among them"
+
+PARAM=/sys/module/zsplice/parameters/splice_impl
+STATS=/sys/kernel/debug/zsplice/zsplice/stats
+ORIG=$(cat $PARAM)
+stat_of() {	# name: its value in the module's statistics of /dev/zsplice
+	awk -v n="$1" '$1 == n { print $2 }' $STATS 2>/dev/null
+}
+
+# zsbench exec: a program that splices from /dev/zero, with folio while it
+# runs; splice_impl copy before and after.
+if command -v stress-ng >/dev/null; then
+	SPLICER="stress-ng --splice 1 --timeout 3"
+else
+	SPLICER="$ZSBENCH run --quiet --impl devzero --workload splice-64K --threads 1 --runs 1"
+fi
+echo copy > $PARAM
+calls=$(stat_of splice_folio_calls)
+# shellcheck disable=SC2086 # the command's words
+"$ZSBENCH" exec --impl folio --stats -- $SPLICER > "$DIR/exec.out" 2> "$DIR/exec.err"
+st=$?
+grep -q "^zsbench exec: /dev/zsplice: [1-9][0-9]* splice_read calls" "$DIR/exec.err"
+tap $((st + $?)) "zsbench exec --impl folio -- $SPLICER: exit 0, splices counted (exit $st)"
+if [ $st = 0 ]; then grep -v "^stress-ng: " "$DIR/exec.err"; else cat "$DIR/exec.err"; fi | sed 's/^/# /'
+now=$(stat_of splice_folio_calls)
+[ -n "$now" ] && [ "$now" -gt "${calls:-0}" ]
+tap $? "exec: the module's splice_folio_calls grew ($calls -> $now)"
+[ "$(cat $PARAM)" = copy ]
+tap $? "exec: splice_impl restored (copy, is $(cat $PARAM))"
+inside=$("$ZSBENCH" exec --impl zeropage -- sh -c "cat $PARAM; stat -L -c %t:%T /dev/zero" 2>/dev/null | tr '\n' ' ')
+want="zeropage $(stat -L -c %t:%T /dev/zsplice) "
+[ "$inside" = "$want" ] && [ "$(stat -L -c %t:%T /dev/zero)" = 1:5 ]
+tap $? "exec: CMD sees zeropage and /dev/zsplice as /dev/zero; outside /dev/zero stays 1:5 (got '$inside', want '$want')"
+"$ZSBENCH" exec -- sh -c 'exit 7' 2>/dev/null
+st=$?
+[ $st = 7 ]
+tap $? "exec: CMD's exit status (7, got $st)"
+"$ZSBENCH" exec --impl zero -- true 2> "$DIR/exec-bad.err"
+st=$?
+[ $st = 2 ] && grep -q "none, copy, zeropage or folio" "$DIR/exec-bad.err"
+tap $? "exec --impl zero: exit 2 naming the implementations (got $st)"
+
+# SIGINT and SIGTERM: run switches splice_impl for a (stand-in) stress-ng
+# that sleeps, exec for its command; both must put copy back and exit
+# 128+signo.  A background job of a shell without job control ignores
+# SIGINT unless it catches it: SIGTERM shows a run that does not.
+cat > "$DIR/stress-ng" <<'EOF2'
+#!/bin/sh
+[ "$1" = --version ] && echo "stress-ng, version 0.15.06 (zsbench smoke stand-in)" && exit 0
+exec sleep 30
+EOF2
+chmod +x "$DIR/stress-ng"
+signal() {	# SIG name command...: start it, SIG once splice_impl is none
+	sig=$1
+	name=$2
+	shift 2
+	echo copy > $PARAM
+	"$@" > /dev/null 2> "$DIR/signal.err" &
+	pid=$!
+	n=0
+	while [ "$(cat $PARAM)" != none ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	mid=$(cat $PARAM)
+	kill -"$sig" $pid
+	wait $pid
+	st=$?
+	want=$((128 + $(kill -l "$sig")))
+	[ "$mid" = none ] && [ $st = $want ] && [ "$(cat $PARAM)" = copy ]
+	tap $? "SIG$sig during $name: splice_impl none -> copy again, exit $want (saw $mid, exit $st, now $(cat $PARAM))"
+}
+RUN_STOPPED="run --no-load --quiet --workload stress-ng --impl none --threads 1 --runs 1 \
+	--tool-duration 20 --stress-ng-bin $DIR/stress-ng"
+# shellcheck disable=SC2086 # the options' words
+signal INT "zsbench run --workload stress-ng" "$ZSBENCH" $RUN_STOPPED
+# shellcheck disable=SC2086
+signal TERM "zsbench run --workload stress-ng" "$ZSBENCH" $RUN_STOPPED
+signal INT "zsbench exec" "$ZSBENCH" exec --impl none -- sleep 30
+echo "$ORIG" > $PARAM
 
 ktap_finished

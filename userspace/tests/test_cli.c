@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The command line: subcommands, the typed option table and its errors. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <linux/zsplice.h>
 
@@ -123,6 +124,120 @@ static void manual(void)
 	free(text);
 }
 
+/* the flags of other programs that the documents quote */
+static const char *const foreign[] = {
+	/* stress-ng */
+	"splice", "splice-bytes", "timeout", "times", "verify", "metrics", "metrics-brief",
+	"yaml",
+	/* fio */
+	"output-format", "name", "filename", "rw", "bs", "size", "ioengine",
+	/* checkpatch, tools/rig/perf-gate.sh, dkms remove */
+	"strict", "kver", "update", "all",
+};
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	if (getdelim(&text, &len, 0, f) < 0) {
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	/* roff's \- is a -, as printed */
+	for (char *r = text, *w = text; r && (*w = *r); r++, w++)
+		if (r[0] == '\\' && r[1] == '-')
+			*w = '-', r++;
+	return text;
+}
+
+/* the option table entry called name that cmd (-1: any) takes */
+static int takes(int cmd, const char *name)
+{
+	for (size_t i = 0; i < zsb_noptions; i++)
+		if (!strcmp(zsb_options[i].name, name) &&
+		    (cmd < 0 || (zsb_options[i].cmds & (1u << cmd))))
+			return 1;
+	return cmd < 0 && !strcmp(name, "version");
+}
+
+static int is_foreign(const char *name)
+{
+	for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++)
+		if (!strcmp(foreign[i], name))
+			return 1;
+	return 0;
+}
+
+/* the command of a "zsbench CMD" that starts at p, -1 if none */
+static int cmd_at(const char *p)
+{
+	for (int c = 0; c < ZSB_NCMDS; c++) {
+		size_t n = strlen(zsb_cmds[c].name);
+
+		if (!strncmp(p, zsb_cmds[c].name, n) && (p[n] == ' ' || p[n] == '\n'))
+			return c;
+	}
+	return -1;
+}
+
+/*
+ * Every --flag of a document is zsbench's or a quoted tool's; after
+ * "zsbench CMD" on a line, up to a lone "--" or a |, ; or `, CMD's own.
+ */
+static void doc_flags(const char *path, char *bad, size_t blen)
+{
+	char *text = slurp(path);
+	int cmd = -1;
+
+	if (!text) {
+		snprintf(bad + strlen(bad), blen - strlen(bad), " (%s unreadable)", path);
+		return;
+	}
+	for (const char *p = text; *p; p++) {
+		char name[64];
+		size_t n;
+
+		if (*p == '\n' || *p == '|' || *p == ';' || *p == '`')
+			cmd = -1;
+		if (!strncmp(p, "zsbench ", 8) && cmd_at(p + 8) >= 0)
+			cmd = cmd_at(p + 8);
+		if (p[0] != '-' || p[1] != '-' || (p > text && (isalnum((unsigned char)p[-1]) ||
+							       p[-1] == '-')))
+			continue;
+		n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+		if (!n || !islower((unsigned char)p[2])) {
+			if (!n && p[2] != '-')
+				cmd = -1;	/* a lone --: the command's own from here */
+			continue;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(n < 63 ? n : 63), p + 2);
+		if ((cmd >= 0 ? !takes(cmd, name) : !takes(-1, name) && !is_foreign(name)) &&
+		    strlen(bad) + n + 48 < blen)
+			snprintf(bad + strlen(bad), blen - strlen(bad), " --%s (%s%s%s)", name,
+				 strrchr(path, '/') + 1, cmd >= 0 ? ", zsbench " : "",
+				 cmd >= 0 ? zsb_cmds[cmd].name : "");
+		p += n + 1;
+	}
+	free(text);
+}
+
+static void docs(void)
+{
+	char bad[1024] = "";
+
+	doc_flags("../Documentation/zsbench.1", bad, sizeof(bad));
+	doc_flags("../Documentation/benchmarking.rst", bad, sizeof(bad));
+	doc_flags("../README.md", bad, sizeof(bad));
+	tap_ok(!bad[0], "every flag the documents give zsbench is in its option table");
+	if (bad[0])
+		printf("#   not zsbench's:%s\n", bad);
+}
+
 int main(void)
 {
 	int nimpl_default = 0, nwl_default = 0;
@@ -133,6 +248,7 @@ int main(void)
 		nwl_default += zsb_workloads[i].default_on;
 	table();
 	manual();
+	docs();
 
 	/* commands */
 	BAD("unknown command '--runs'", "an option is no command", "--runs", "2");
@@ -261,6 +377,15 @@ int main(void)
 	    "--lkp-instances", "99999999999999999999");
 	/* names and lists */
 	BAD("unknown option '--nope'", "unknown option", "run", "--nope");
+	BAD("unknown option '--fio' (--fio-dir?", "no abbreviation: --fio", "run", "--fio", "d");
+	BAD("unknown option '--stress-ng' (", "no abbreviation: --stress-ng, no value", "run",
+	    "--stress-ng");
+	BAD("unknown option '--dur' (--duration?", "no abbreviation: --dur=1", "run", "--dur=1");
+	BAD("unknown option '--no-fl' (--no-floor?", "no abbreviation of a flag", "run",
+	    "--no-fl");
+	BAD("unknown option '--stat' (--stats?", "no abbreviation in exec", "exec", "--stat",
+	    "true");
+	OK("run --duration=0.5 --runs 2", "run", "--duration=0.5", "--runs", "2");
 	BAD("unknown option '--all'", "--all is no more", "run", "--all");
 	BAD("unknown option '--instances'", "model's option is not run's", "run", "--instances",
 	    "3");
@@ -269,10 +394,45 @@ int main(void)
 	BAD("unknown workload 'dance'", "unknown workload", "run", "--workload", "dance");
 	BAD("unknown implementation 'zero'", "unknown baseline", "run", "--baseline", "zero");
 	BAD("--impl: empty list", "empty list", "run", "--impl", ",");
+	BAD("--threads: an empty element in '1,,2'", "--threads 1,,2", "run", "--threads", "1,,2");
+	BAD("--threads: an empty element in '1,'", "--threads 1,", "run", "--threads", "1,");
+	BAD("--impl: an empty element in ',copy'", "--impl ,copy", "run", "--impl", ",copy");
+	BAD("--workload: an empty element", "--workload fill,,splice-1", "run", "--workload",
+	    "fill,,splice-1");
+	BAD("--json /nonexistent-zsb/x.json: No such file or directory",
+	    "--json in a missing directory: before the run", "run", "--json",
+	    "/nonexistent-zsb/x.json");
+	BAD("--json /proc/zsb.json: ", "--json in a directory nobody can create in",
+	    "run", "--json", "/proc/zsb.json");
+	BAD("--plot /nonexistent-zsb/x.png: No such file", "--plot too", "run", "--plot",
+	    "/nonexistent-zsb/x.png");
+	OK("run --json in a writable directory", "run", "--json", "/tmp/zsb-test-cli.json");
 	BAD("--runs needs a value", "missing value", "run", "--runs");
 	BAD("unexpected argument 'stray'", "stray argument", "run", "stray");
 	BAD("exclude each other", "--module with --no-load", "run", "--module", "a.ko",
 	    "--no-load");
+
+	/* exec: its options up to the command, which keeps its own */
+	OK("exec --impl folio -- stress-ng", "exec", "--impl", "folio", "--", "stress-ng",
+	   "--splice", "2", "--timeout", "10");
+	tap_ok(o.exec_impl && !strcmp(o.exec_impl->name, "folio") && !o.exec_full &&
+	       !strcmp(o.exec_argv[0], "stress-ng") && !strcmp(o.exec_argv[1], "--splice") &&
+	       !strcmp(o.exec_argv[4], "10") && !o.exec_argv[5],
+	       "exec: the implementation, and the command with its options");
+	OK("exec pv", "exec", "--full", "--stats", "pv", "--help");
+	tap_ok(!o.exec_impl && o.exec_full && o.exec_stats && !strcmp(o.exec_argv[0], "pv") &&
+	       !strcmp(o.exec_argv[1], "--help") && !o.help,
+	       "exec without --: options end at the command; no --impl: none set");
+	BAD("no command: zsbench exec [--impl IMPL]", "exec without a command", "exec",
+	    "--impl", "copy");
+	BAD("no command", "exec -- alone", "exec", "--");
+	BAD("unknown implementation 'bogus' (none, copy, zeropage or folio)",
+	    "exec --impl: the valid names", "exec", "--impl", "bogus", "--", "true");
+	BAD("unknown implementation 'devzero'", "exec --impl devzero: no zsplice one", "exec",
+	    "--impl", "devzero", "true");
+	BAD("unknown option '--workload'", "exec takes no run option", "exec", "--workload",
+	    "fill", "true");
+	help_of(ZSB_CMD_EXEC, "  --full ", "--workload", "exec --help: its options");
 
 	/* compare, plot, model */
 	OK("compare A B", "compare", "a.json", "b.json");

@@ -25,9 +25,12 @@ static void add(struct zsb_results *rs, const char *impl, const char *metric,
 
 static void roundtrip(struct zsb_results *in, struct zsb_results *out, const char *path)
 {
+	char err[256];
+
 	zsb_json_write_file(path, in);
 	memset(out, 0, sizeof(*out));
-	zsb_json_read_file(path, out);
+	if (zsb_json_read_file(path, out, err, sizeof(err)))
+		printf("# %s: %s\n", path, err);
 }
 
 int main(void)

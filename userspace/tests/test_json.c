@@ -62,6 +62,27 @@ static struct zsb_result *add_record(struct zsb_results *rs, const char *workloa
 	return r;
 }
 
+static char jerr[256];
+
+/* a document the reader refuses with a message holding want (NULL: no file) */
+static void bad_doc(const char *path, const char *text, const char *want, const char *name)
+{
+	struct zsb_results rs = { 0 };
+	FILE *f;
+	int rc;
+
+	if (text) {
+		f = fopen(path, "w");
+		fputs(text, f);
+		fclose(f);
+	}
+	rc = zsb_json_read_file(path, &rs, jerr, sizeof(jerr));
+	tap_ok(rc == -1 && strstr(jerr, want) && !strchr(jerr, '\n'), name);
+	if (rc != -1 || !strstr(jerr, want))
+		printf("#   rc %d, '%s', want '%s'\n", rc, jerr, want);
+	free(rs.r);
+}
+
 int main(void)
 {
 	struct zsb_results rs = { 0 }, back = { 0 };
@@ -107,7 +128,7 @@ int main(void)
 	fd = mkstemp(path);
 	tap_ok(fd >= 0 && write(fd, text, len) == (ssize_t)len, "temp file written");
 	close(fd);
-	tap_ok(zsb_json_read_file(path, &back) == 0, "reader parses the document");
+	tap_ok(zsb_json_read_file(path, &back, jerr, sizeof(jerr)) == 0, "reader parses the document");
 	tap_ok(back.n == 2, "two records read back");
 	if (back.n == 2) {
 		tap_str(back.r[0].note, "a\\b\nc", "escaped note round-trips");
@@ -130,7 +151,7 @@ int main(void)
 		f = fopen(path, "w");
 		fputs(schema1, f);
 		fclose(f);
-		tap_ok(zsb_json_read_file(path, &old) == -1 && old.n == 0,
+		tap_ok(zsb_json_read_file(path, &old, jerr, sizeof(jerr)) == -1 && old.n == 0,
 		       "a schema 1 document is refused");
 		free(old.r);
 	}
@@ -162,7 +183,7 @@ int main(void)
 		fputs("{\"schema\":3,\"records\":[{\"metric\":\"m\",\"runs\":2,"
 		      "\"values\":[100,105.8]}]}", f);
 		fclose(f);
-		tap_ok(zsb_json_read_file(path, &bare) == 0 && bare.n == 1, "bare runs read");
+		tap_ok(zsb_json_read_file(path, &bare, jerr, sizeof(jerr)) == 0 && bare.n == 1, "bare runs read");
 		if (bare.n == 1) {
 			tap_near(bare.r[0].mean, 102.9, 1e-9, "mean computed from the runs");
 			tap_near(bare.r[0].stddev, 2.9, 1e-9, "stddev computed from the runs");
@@ -181,9 +202,18 @@ int main(void)
 	{
 		struct zsb_results bad = { 0 };
 
-		tap_ok(zsb_json_read_file(path, &bad) == -1, "truncated document rejected");
+		tap_ok(zsb_json_read_file(path, &bad, jerr, sizeof(jerr)) == -1 &&
+		       strstr(jerr, "ends early"), "truncated document rejected: it ends early");
 		free(bad.r);
 	}
+	bad_doc(path, "{\"schema\": 3,\n \"records\": [ {\"a\": 1,, } ]\n}\n",
+		"not JSON: line 2: quoted object property name expected (json-c)",
+		"malformed: the line and json-c's error");
+	bad_doc(path, "", "not JSON: the document ends early", "an empty file");
+	bad_doc(path, "{\"schema\": 3}\n}\n", "not JSON: line 2: text after the document",
+		"text after the document");
+	bad_doc(path, "[1, 2]", "not a zsbench JSON document of schema 3", "JSON, not ours");
+	bad_doc("/nonexistent/zsb.json", NULL, "No such file or directory", "no such file");
 	unlink(path);
 	free(text);
 	free(rs.r);
