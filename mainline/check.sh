@@ -16,9 +16,23 @@
 #   - every kselftest program the series adds compiles (-Wall -Wextra).
 # A kernel source that is absent is a SKIP with the reason.  The boot and the
 # measurements are `make mem-check` (mainline/mem-check.sh).
+# Before the series, for the whole tree (no kernel source needed):
+#   - figures: mainline/figures.py's unit tests pass, and `figures.py check`:
+#     every cover, changelog and Documentation/porting-to-mem.rst rendered
+#     from a template (FILE.in) equals a fresh render, and every number in
+#     them that looks like a measurement is in the results file they name.
 #
-# Usage: check.sh [KERNEL...]   (default: every mainline/<kernel>/ directory)
+# Usage: check.sh [-h|--help] [KERNEL...]
+#   (default: every mainline/<kernel>/ directory)
 set -uo pipefail
+
+usage() {
+	sed -n '4,/^set -uo pipefail$/{/^set /d; s/^# \{0,1\}//; p}' "${BASH_SOURCE[0]}"
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+-*) echo "check.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -42,6 +56,20 @@ else
 	done
 fi
 echo "TAP version 13"
+
+# Figures of covers, changelogs and docs against their results files.
+if out=$(cd "$here" && python3 -m unittest test_figures 2>&1); then
+	ok "figures: unit tests of mainline/figures.py ($(printf '%s\n' "$out" | grep -E '^Ran ' | head -n 1))"
+else
+	printf '%s\n' "$out" | tail -n 40 | sed 's/^/# /'
+	notok "figures: unit tests of mainline/figures.py"
+fi
+if out=$(python3 "$here/figures.py" check 2>&1); then
+	ok "figures: $(printf '%s\n' "$out" | tail -n 1 | sed 's/^figures: //')"
+else
+	printf '%s\n' "$out" | sed 's/^/# /'
+	notok "figures: covers, changelogs and docs disagree with their results (mainline/figures.py check)"
+fi
 
 for ver in "${kernels[@]}"; do
 	designs=()

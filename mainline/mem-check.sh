@@ -347,6 +347,13 @@ fi
 			grep -E 'small_splice_count:zsplice .* pipe (64|1024) KiB' "$log" |
 				sed -E 's/^(# )+[^ ]*small_splice_count:/  fill: /'
 			awk '/^# selftests: / { t = $4 } /^# # Totals:/ { print "  " t ": " substr($0, 3) }' "$log"
+			# What each failing splice_int_max test got, from the first
+			# kselftest_harness message of the test ("FILE:LINE:TEST:Expected
+			# EXPR (GOT) == EXPR (WANT)"): "  intmax: TEST GOT", TEST
+			# splice_pipe_to_pipe written as splice (mainline/figures.py:
+			# intmax.<kernel>.<test>).
+			sed -nE 's/^(# )+.*splice_int_max\.c:[0-9]+:([a-z_]+):Expected .* \((-?[0-9]+)\) (==|!=|<=|>=|<|>) .*$/  intmax: \2 \3/p' "$log" |
+				sed 's/^  intmax: splice_pipe_to_pipe /  intmax: splice /' | awk '!seen[$2]++'
 			grep -E '^# ((lkp|devzero|none): .*asleep|.*stress-ng: (info|metrc).*splice)' "$log" | sed 's/^# //'
 			grep -E '^# (devzero|copy|zeropage) /dev/.* MBps ' "$log" | sed 's/^# /  /'
 			grep -E '^(# )*(program [^ ]* median|tcp_mmap: received|setup: )' "$log" | sed -E 's/^(# )*/  /'
@@ -409,6 +416,16 @@ mkdir -p "$top/results"
 	echo "# $(basename "$src"); summary written at commit $commit, $(date -u +%FT%TZ);" \
 		"each section names the commit of its boot"
 	echo "# verdict: $([ "$fail" = 0 ] && echo PASS || echo FAIL)"
+	# The stress-ng of LKP's command (mainline/figures.py: run.stressng),
+	# its --version line without the host's uname (no name of this
+	# machine) and non-ASCII; MEM_PHASES=summary names the one the
+	# script would use now.
+	if [ "$lkp" = none ]; then
+		echo "# stress-ng: none (LKP's command not run)"
+	else
+		echo "# stress-ng: $("$lkp" --version 2>&1 | head -n 1 |
+			LC_ALL=C sed -E 's/, [^ ,]+ Linux [^)]*\)/)/; s/[^ -~]//g; s/ +$//')"
+	fi
 	cat "$out/summary.txt"
 } >"$top/results/mem-check-$ver.txt"
 if [ "$fail" = 0 ]; then say "PASS (results in $out)"; else say "FAIL (results in $out)"; fi
