@@ -34,8 +34,10 @@
 #                 boot and the comparison against stock
 #   MEM_CHECK_OUT results (default .mem-check/<version>/): guest-<name>/,
 #                 icount-<name>/, zsbench-<name>.json, summary.txt; the
-#                 summary also goes to results/mem-check-<version>.txt with
-#                 the command and commit
+#                 summary also goes to MEM_RESULTS (default
+#                 results/mem-check-<version>.txt; for the quick phase
+#                 alone $MEM_CHECK_OUT/results.txt) with the command and
+#                 commit
 # Also: MEM_APPEND guest kernel arguments (default "init_on_alloc=1", as
 # Debian's CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y), MEM_ZSBENCH_ARGS,
 # MEM_LKP_STRESSNG (default /var/cache/zsplice/stress-ng/V0.17.00/stress-ng
@@ -409,10 +411,16 @@ for k in $kernels; do
 done
 
 # The summary, with the command and commit that produced it, in results/
+# (MEM_RESULTS; a run of the quick phase alone writes only its output
+# directory unless MEM_RESULTS names a file)
 # (file names relative to the output directory: no path of this machine).
-mkdir -p "$top/results"
+results=${MEM_RESULTS:-$top/results/mem-check-$ver.txt}
+if [ "$phases" = quick ] && [ -z "${MEM_RESULTS:-}" ]; then
+	results=$out/results.txt
+fi
+mkdir -p "$(dirname "$results")"
 {
-	echo "# make mem-check MEM_KERNELS=\"$kernels\" MEM_PHASES=\"$phases\""
+	echo "# make mem-check MEM_KERNELS=\"$kernels\" MEM_PHASES=\"$phases\"${MEM_LKP_TIME:+ MEM_LKP_TIME=$MEM_LKP_TIME}"
 	echo "# $(basename "$src"); summary written at commit $commit, $(date -u +%FT%TZ);" \
 		"each section names the commit of its boot"
 	echo "# verdict: $([ "$fail" = 0 ] && echo PASS || echo FAIL)"
@@ -427,6 +435,6 @@ mkdir -p "$top/results"
 			LC_ALL=C sed -E 's/, [^ ,]+ Linux [^)]*\)/)/; s/[^ -~]//g; s/ +$//')"
 	fi
 	cat "$out/summary.txt"
-} >"$top/results/mem-check-$ver.txt"
+} >"$results"
 if [ "$fail" = 0 ]; then say "PASS (results in $out)"; else say "FAIL (results in $out)"; fi
 exit "$fail"
