@@ -3,10 +3,14 @@
 #
 # Install everything zsplice needs to build, test and benchmark on Debian
 # bookworm.  Idempotent: when everything is present it only resolves the
-# kernel version and exits.  Run as root.
+# kernel version and exits.  Run as root.  On a machine without apt-get
+# (not Debian) it installs nothing: it lists what is missing, by tool and
+# Debian package, and exits 1.
 #
 # Usage: tools/rig/deps.sh [--check]
-#   --check   report what is missing and exit 1 if anything is, install nothing
+#   --check      report what is missing and exit 1 if anything is, install
+#                nothing
+#   -h, --help   this text
 set -eu
 
 # usage [STATUS]: the Usage paragraph of the header above, then the rest of
@@ -42,12 +46,44 @@ base_pkgs="build-essential bc kmod cpio xz-utils zstd qemu-system-x86
 	gnuplot-nox trinity dkms sparse e2fsprogs iproute2 perl python3
 	debootstrap rsync"
 
+# What stands for each package where there is no dpkg to ask: a command,
+# a path, or pc=NAME (a pkg-config module).
+declare -A probe=([build-essential]=gcc [bc]=bc [kmod]=modprobe [cpio]=cpio
+	[xz-utils]=xz [zstd]=zstd [qemu-system-x86]=qemu-system-x86_64
+	[busybox-static]=busybox [stress-ng]=stress-ng [fio]=fio
+	[liburing-dev]=pc=liburing [libkmod-dev]=pc=libkmod
+	[libjson-c-dev]=pc=json-c [pkg-config]=pkg-config [gnuplot-nox]=gnuplot
+	[trinity]=trinity [dkms]=dkms [sparse]=sparse [e2fsprogs]=mke2fs
+	[iproute2]=ip [perl]=perl [python3]=python3 [debootstrap]=debootstrap
+	[rsync]=rsync [linux-source-6.12]=/usr/src/linux-source-6.12)
+
+# missing_pkgs PKG...: the packages not installed (dpkg), or, without dpkg,
+# those whose probe fails, as "PKG" or "PKG (PROBE)" lines.
 missing_pkgs() {
+	local p t
 	for p in "$@"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-			grep -q '^install ok installed$' || echo "$p"
+		if command -v dpkg-query >/dev/null; then
+			dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+				grep -q '^install ok installed$' || echo "$p"
+			continue
+		fi
+		t=${probe[$p]}
+		case $t in
+		pc=*) pkg-config --exists "${t#pc=}" 2>/dev/null ;;
+		/*) [ -e "$t" ] ;;
+		*) command -v "$t" >/dev/null || [ -x "/sbin/$t" ] || [ -x "/usr/sbin/$t" ] ;;
+		esac || echo "$p (${t#pc=})"
 	done
 }
+
+# report: what is missing, one kind a line, on stderr.
+report() {
+	echo "deps: missing:"
+	[ -z "$need" ] || printf '%s\n' "$need" | sed 's/^/deps:   Debian package /'
+	[ -n "$kver" ] || echo "deps:   a Debian 6.12.*+deb12-amd64 kernel: /boot/vmlinuz-* with its linux-headers"
+	[ -f "$(zs_src_tree)/tools/testing/selftests/kselftest_harness.h" ] ||
+		echo "deps:   the unpacked linux-source-6.12 tree ($(zs_src_tree))"
+} >&2
 
 # Kernel packages: an installed 6.12 Debian kernel with headers and
 # /boot/vmlinuz is enough; otherwise resolve the newest from apt.
@@ -59,13 +95,21 @@ if [ -z "$need" ] && [ -n "$kver" ] && [ -d /usr/src/linux-source-6.12 ] &&
 	exit 0
 fi
 if [ "$check_only" = 1 ]; then
-	echo "deps: missing: ${need:-} ${kver:+}${kver:-kernel-6.12} source-tree" >&2
+	report
+	exit 1
+fi
+if ! command -v apt-get >/dev/null; then
+	report
+	echo "deps: no apt-get here (zsplice's rig wants Debian bookworm): nothing installed;" \
+		"install the equivalents of the above, or run on Debian bookworm" >&2
 	exit 1
 fi
 if [ "$(id -u)" != 0 ]; then
-	echo "deps: missing packages ($need) and not root; run as root" >&2
+	report
+	echo "deps: not root: run as root to install them" >&2
 	exit 1
 fi
+need=$(printf '%s\n' "$need" | xargs)
 
 export DEBIAN_FRONTEND=noninteractive
 echo "deps: apt-get update" >&2
