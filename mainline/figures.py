@@ -46,6 +46,16 @@ v3+huge-zero-folio, rfc, ...), W a zsbench workload (splice-1M, ...):
   icount.K.release, icount.K.commit, icount.K.date, icount.K.guest
                       "== zsbench compare BASE K, guest instructions per op
                       (-icount; RELEASE; commit C, DATE, guest: OPTIONS)"
+  program.K.NAME (GiB/s), program.K.NAME.ns_per_gib
+                      "  program NAME median ns T GiBps G ns-per-GiB P"
+                      of a guest section (mainline/guest/programs.sh)
+  insn.K.NAME         P of the same line in an "== icount-K" section:
+                      guest instructions per GiB moved
+  icountboot.K.release, .commit, .date, .guest   that section's boot
+  tcp_mmap.K.mb, tcp_mmap.K.mmap_pct
+                      "  tcp_mmap: received M MB (P % mmap'ed) ..."
+  ksplice.K.TEST      "  kselftest splice: TEST ok|not ok": the kernel's
+                      own splice selftests
 Sections "== quick-K" (MEM_PHASES=quick) give the same keys under
 "quick.": quick.fill.K.64K, quick.boot.K.release, ...
 
@@ -146,7 +156,7 @@ class _Figs(dict):
         self.where.setdefault(key, lineno)
 
 
-SECTION_RE = re.compile(r"^== (guest|quick)-(\S+) \((.*)\)\s*$")
+SECTION_RE = re.compile(r"^== (guest|quick|icount)-(\S+) \((.*)\)\s*$")
 COMPARE_RE = re.compile(r"^== zsbench compare (\S+) (\S+?)"
                         r"(?:, guest instructions per op \((.*)\))?\s*$")
 BOOT_RE = re.compile(r"^(?:-icount; )?([^;]*); commit (\S+), (\S+), guest: (.*)$")
@@ -158,6 +168,9 @@ LKP_RE = re.compile(r"^\s*([\w.-]+): ([\d.]+) ops/s \((\d+) ops\), "
 CONT_RE = re.compile(r"^\s+(\S+) (\S+) (tcp|odirect)(?::\S+)? threads (\d+) "
                      r"bytes (\d+) seconds ([\d.]+) MBps ([\d.]+)\s*$")
 INTMAX_RE = re.compile(r"^\s+intmax: (\w+) (-?\d+)\b")
+PROGRAM_RE = re.compile(r"^\s+program (\S+) median ns (\d+) GiBps ([\d.]+) ns-per-GiB (\d+)\s*$")
+TCPMMAP_RE = re.compile(r"^\s+tcp_mmap: received ([\d.e+]+) MB \(([\d.e+]+) % mmap'ed\)")
+KSPLICE_RE = re.compile(r"^\s+kselftest splice: (\S+) (ok|not ok)\s*$")
 ROW_RE = re.compile(r"^\s*([\d.e+-]+)\s+(?:±\s*(\d+)%\s+)?([+-][\d.e+]+)%\s+"
                     r"([\d.e+-]+)\s+(?:±\s*(\d+)%\s+)?"
                     r"(\w+)\.(\S+)\.(\d+t)\.(\w+) \[(\S+)\]\s*$")
@@ -197,7 +210,7 @@ def parse(path, text=None):
         m = SECTION_RE.match(line)
         if m:
             kernel, compare = m.group(2), None
-            pre = "" if m.group(1) == "guest" else "quick."
+            pre = {"guest": "", "quick": "quick.", "icount": "icountboot."}[m.group(1)]
             b = BOOT_RE.match(m.group(3))
             if b:
                 for k, v in zip(("release", "commit", "date", "guest"), b.groups()):
@@ -271,6 +284,25 @@ def parse(path, text=None):
         m = INTMAX_RE.match(line)
         if m:
             figs.put("%sintmax.%s.%s" % (pre, k, m.group(1)), m.group(2), n)
+            continue
+        m = PROGRAM_RE.match(line)
+        if m:
+            name, ns, gibps, per_gib = m.groups()
+            if pre == "icountboot.":
+                # a guest ns is an instruction under -icount
+                figs.put("insn.%s.%s" % (k, name), per_gib, n)
+            else:
+                figs.put("%sprogram.%s.%s" % (pre, k, name), gibps, n)
+                figs.put("%sprogram.%s.%s.ns_per_gib" % (pre, k, name), per_gib, n)
+            continue
+        m = TCPMMAP_RE.match(line)
+        if m:
+            figs.put("%stcp_mmap.%s.mb" % (pre, k), m.group(1), n)
+            figs.put("%stcp_mmap.%s.mmap_pct" % (pre, k), m.group(2), n)
+            continue
+        m = KSPLICE_RE.match(line)
+        if m:
+            figs.put("%sksplice.%s.%s" % (pre, k, m.group(1)), m.group(2), n)
             continue
     return dict(figs)
 

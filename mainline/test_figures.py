@@ -35,6 +35,11 @@ devzero: 785.89 ops/s (47154 ops), 2 of 2 instances asleep in pipe_wait_writable
 none: 56780.36 ops/s (3406857 ops), 0 of 2 instances asleep in pipe_wait_writable
   devzero /dev/zero tcp threads 2 bytes 65536 seconds 5.01 MBps 215.8
   copy /dev/zsplice odirect:/dev/loop0 threads 1 bytes 65536 seconds 5.01 MBps 171.9
+  program pv median ns 109490748 GiBps 4.567 ns-per-GiB 218981496
+  tcp_mmap: received 256 MB (96.6492 % mmap'ed) in 0.201975 s, 10.6324 Gbit
+  kselftest splice: short_splice_read.sh ok
+== icount-stock (7.3.4-zsa9adb1af; commit abc1234, 2026-12-07T02:20:13Z, guest: mitigations=off init_on_alloc=1)
+  program uutils-cat median ns 60000000 GiBps 8.944 ns-per-GiB 120000000
 == guest-v3+huge-zero-folio (7.3.4-zs28f74fc3; commit abc1234, 2026-12-07T02:09:49Z, guest: mitigations=off init_on_alloc=1)
   fill: zsplice folio pipe 1024 KiB: 1044481 splices of 512 byte(s) (expected 1044481) in 1.26 s
 devzero: 120624.85 ops/s (7237340 ops), 0 of 2 instances asleep in pipe_wait_writable
@@ -90,6 +95,16 @@ class Parse(unittest.TestCase):
                      ("tee", "2147483648"), ("uring_splice", "-2147483648"),
                      ("uring_tee", "-2147483648")):
             self.assertEqual(f["intmax.stock." + t], v)
+
+    def test_programs(self):
+        f = figs()
+        self.assertEqual(f["program.stock.pv"], "4.567")
+        self.assertEqual(f["program.stock.pv.ns_per_gib"], "218981496")
+        self.assertEqual(f["insn.stock.uutils-cat"], "120000000")
+        self.assertNotIn("program.stock.uutils-cat", f)
+        self.assertEqual(f["icountboot.stock.commit"], "abc1234")
+        self.assertEqual(f["tcp_mmap.stock.mmap_pct"], "96.6492")
+        self.assertEqual(f["ksplice.stock.short_splice_read.sh"], "ok")
 
     def test_compare(self):
         f = figs()
