@@ -51,7 +51,7 @@ v3+huge-zero-folio, rfc, ...), W a zsbench workload (splice-1M, ...):
                       of a guest section (mainline/guest/programs.sh)
   insn.K.NAME         P of the same line in an "== icount-K" section:
                       guest instructions per GiB moved
-  icountboot.K.release, .commit, .date, .guest   that section's boot
+  icount.boot.K.release, .commit, .date, .guest  that section's boot
   tcp_mmap.K.mb, tcp_mmap.K.mmap_pct
                       "  tcp_mmap: received M MB (P % mmap'ed) ..."
   ksplice.K.TEST      "  kselftest splice: TEST ok|not ok": the kernel's
@@ -210,7 +210,7 @@ def parse(path, text=None):
         m = SECTION_RE.match(line)
         if m:
             kernel, compare = m.group(2), None
-            pre = {"guest": "", "quick": "quick.", "icount": "icountboot."}[m.group(1)]
+            pre = {"guest": "", "quick": "quick.", "icount": "icount."}[m.group(1)]
             b = BOOT_RE.match(m.group(3))
             if b:
                 for k, v in zip(("release", "commit", "date", "guest"), b.groups()):
@@ -288,7 +288,7 @@ def parse(path, text=None):
         m = PROGRAM_RE.match(line)
         if m:
             name, ns, gibps, per_gib = m.groups()
-            if pre == "icountboot.":
+            if pre == "icount.":
                 # a guest ns is an instruction under -icount
                 figs.put("insn.%s.%s" % (k, name), per_gib, n)
             else:

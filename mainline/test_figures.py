@@ -102,7 +102,7 @@ class Parse(unittest.TestCase):
         self.assertEqual(f["program.stock.pv.ns_per_gib"], "218981496")
         self.assertEqual(f["insn.stock.uutils-cat"], "120000000")
         self.assertNotIn("program.stock.uutils-cat", f)
-        self.assertEqual(f["icountboot.stock.commit"], "abc1234")
+        self.assertEqual(f["icount.boot.stock.commit"], "abc1234")
         self.assertEqual(f["tcp_mmap.stock.mmap_pct"], "96.6492")
         self.assertEqual(f["ksplice.stock.short_splice_read.sh"], "ok")
 
@@ -124,8 +124,8 @@ class Parse(unittest.TestCase):
                          "     56300 ±  4%    +459.1%     314760        "
                          "zsbench.splice-1.1t.ops_per_sec [devzero]\n")
         with self.assertRaisesRegex(F.FiguresError,
-                                    r"results\.txt:41: zsbench\.stock\.splice-1\.1t"
-                                    r"\.ops_per_sec = 56300, but line 30 said 56299"):
+                                    r"results\.txt:46: zsbench\.stock\.splice-1\.1t"
+                                    r"\.ops_per_sec = 56300, but line 35 said 56299"):
             F.parse("results.txt", bad)
 
     def test_real_results(self):
