@@ -5,7 +5,7 @@
  * mem-check points it at the kernel's tcp_mmap selftest in server mode,
  * whose TCP_ZEROCOPY_RECEIVE then says how much of it could be mapped.
  *
- *   zero-send PORT BYTES [MSS]     (to [::1]:PORT; MSS sets TCP_MAXSEG)
+ *   zero-send PORT BYTES [MSS]     (to 127.0.0.1:PORT; MSS sets TCP_MAXSEG)
  *
  * Exit status 0 when every byte was sent, 1 on a failed call, 2 on a
  * usage error.
@@ -35,12 +35,12 @@ static long long number(const char *s)
 
 static int connect_to(int port, int mss)
 {
-	struct sockaddr_in6 sa = {
-		.sin6_family	= AF_INET6,
-		.sin6_port	= htons(port),
-		.sin6_addr	= IN6ADDR_LOOPBACK_INIT,
+	struct sockaddr_in sa = {
+		.sin_family	= AF_INET,
+		.sin_port	= htons(port),
+		.sin_addr	= { htonl(INADDR_LOOPBACK) },
 	};
-	int fd = socket(AF_INET6, SOCK_STREAM, 0);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
 	if (fd < 0)
 		return -1;

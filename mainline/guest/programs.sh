@@ -87,10 +87,11 @@ else
 	absent uutils-cat "uutils coreutils"
 fi
 
-# tcp_mmap: line-buffered (stdbuf) so that its report survives the kill.
+# tcp_mmap over IPv4 (the rig's kernels have no IPv6), line-buffered
+# (stdbuf) so that its report survives the kill.
 if command -v tcp_mmap >/dev/null && command -v zero-send >/dev/null; then
 	ip link set lo up 2>/dev/null
-	stdbuf -oL tcp_mmap -s -z -M 4108 >/tmp/tcp_mmap.out 2>&1 &
+	stdbuf -oL tcp_mmap -4 -s -z -M 4108 >/tmp/tcp_mmap.out 2>&1 &
 	server=$!
 	sleep 1
 	if zero-send 8787 268435456 4108; then
