@@ -27,7 +27,9 @@
 set -uo pipefail
 
 usage() {
-	sed -n '4,/^set -uo pipefail$/{/^set /d; s/^# \{0,1\}//; p}' "${BASH_SOURCE[0]}"
+	echo "Usage: mainline/check.sh [-h|--help] [KERNEL...]"
+	sed -n '3,/^# Usage:/{/^# Usage:/d; s/^# \{0,1\}//; p}' "${BASH_SOURCE[0]}"
+	sed -n '/^# Usage:/,/^set -uo pipefail$/{/^# Usage:/d; /^set /d; s/^# \{0,1\}//; p}' "${BASH_SOURCE[0]}"
 }
 case ${1:-} in
 -h|--help) usage; exit 0 ;;

@@ -8,7 +8,8 @@
 # each in the rig and runs a kselftest install there with kselftest's
 # runner (collections zsplice and mem: mainline/guest/): the kselftests in
 # target mode (fill counts included), the fix series' selftest
-# splice_int_max (FIONREAD, splice, tee and io_uring beyond INT_MAX),
+# splice_int_max (FIONREAD, splice, tee and io_uring beyond INT_MAX; again
+# with kernel.io_uring_disabled=2, where its io_uring tests must skip),
 # zsbench on /dev/zero and LKP's stress-ng command on /dev/zero and on the
 # module's `none`, and mainline/contention.sh (1 and 2 threads, the
 # reference against the module's copy, to TCP and O_DIRECT; TCG shows no
@@ -49,6 +50,14 @@
 # kernel (splice_int_max is expected to fail on stock: reported, not a
 # failure), a kernel splats or a guest times out.
 set -uo pipefail
+
+case ${1:-} in
+-h|--help)
+	echo "Usage: mainline/mem-check.sh [-h|--help]   (or make mem-check; parameters below)"
+	sed -n '3,/^set -uo pipefail$/{/^set /d; s/^# \{0,1\}//; p}' "${BASH_SOURCE[0]}"
+	exit 0 ;;
+?*) echo "mem-check.sh: takes no arguments but --help (parameters are environment variables)" >&2; exit 2 ;;
+esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -209,7 +218,7 @@ fi
 # loaded LKP's command and the contention run; quick = MEM_QUICK_TESTS.
 tmo=900
 g=$here/guest
-args=(--selftests --prog mem "$int_max" --prog mem "$g/zsbench.sh" --prog rig "$rig/guest/load.sh")
+args=(--selftests --prog mem "$int_max" --prog mem "$g/splice_int_max_no_uring" --prog mem "$g/zsbench.sh" --prog rig "$rig/guest/load.sh")
 [ "$lkp" = none ] || args+=(--prog mem "$g/lkp.sh")
 args+=(--prog mem "$g/contention-run.sh" --file mem "$here/contention.sh"
        --file mem "$out/contention" --prog mem "$g/programs.sh"
