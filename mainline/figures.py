@@ -56,6 +56,12 @@ v3+huge-zero-folio, rfc, ...), W a zsbench workload (splice-1M, ...):
                       "  tcp_mmap: received M MB (P % mmap'ed) ..."
   ksplice.K.TEST      "  kselftest splice: TEST ok|not ok": the kernel's
                       own splice selftests
+  zeroout.K (ok), zeroout.K.mib
+                      "  zeroout: DEV N MiB zeroed, ok" (BLKZEROOUT
+                      checked, mainline/guest/zeroout.sh);
+  zeroout.K.write_zeroes_max_bytes, .thp_zero_page_alloc.before, .after
+                      "  zeroout: write_zeroes_max_bytes N,
+                      thp_zero_page_alloc A -> B"
 Sections "== quick-K" (MEM_PHASES=quick) give the same keys under
 "quick.": quick.fill.K.64K, quick.boot.K.release, ...
 
@@ -71,6 +77,7 @@ the figure, numbers with thousands commas (22,107; 120,624.85); filters:
   {{key|pct:key2}}     percent change from key2 to key, one decimal, signed
                        (+459.1)
   {{key|times:key2}}   key / key2, one decimal (2.1); times:key2:N, N decimals
+  {{key|...|>N}}       any of these right-aligned in N columns (<N: left)
   {{!text}}            "{{text}}" itself (to write about placeholders)
 An unknown key or filter fails, naming the template, its line and the key.
 
@@ -171,6 +178,9 @@ INTMAX_RE = re.compile(r"^\s+intmax: (\w+) (-?\d+)\b")
 PROGRAM_RE = re.compile(r"^\s+program (\S+) median ns (\d+) GiBps ([\d.]+) ns-per-GiB (\d+)\s*$")
 TCPMMAP_RE = re.compile(r"^\s+tcp_mmap: received ([\d.e+]+) MB \(([\d.e+]+) % mmap'ed\)")
 KSPLICE_RE = re.compile(r"^\s+kselftest splice: (\S+) (ok|not ok)\s*$")
+ZEROOUT_RE = re.compile(r"^\s+zeroout: \S+ (\d+) MiB zeroed, (ok)\s*$")
+ZEROOUT_ENV_RE = re.compile(r"^\s+zeroout: write_zeroes_max_bytes (\d+), "
+                            r"thp_zero_page_alloc (\d+) -> (\d+)\s*$")
 ROW_RE = re.compile(r"^\s*([\d.e+-]+)\s+(?:±\s*(\d+)%\s+)?([+-][\d.e+]+)%\s+"
                     r"([\d.e+-]+)\s+(?:±\s*(\d+)%\s+)?"
                     r"(\w+)\.(\S+)\.(\d+t)\.(\w+) \[(\S+)\]\s*$")
@@ -304,6 +314,17 @@ def parse(path, text=None):
         if m:
             figs.put("%sksplice.%s.%s" % (pre, k, m.group(1)), m.group(2), n)
             continue
+        m = ZEROOUT_RE.match(line)
+        if m:
+            figs.put("%szeroout.%s.mib" % (pre, k), m.group(1), n)
+            figs.put("%szeroout.%s" % (pre, k), m.group(2), n)
+            continue
+        m = ZEROOUT_ENV_RE.match(line)
+        if m:
+            figs.put("%szeroout.%s.write_zeroes_max_bytes" % (pre, k), m.group(1), n)
+            figs.put("%szeroout.%s.thp_zero_page_alloc.before" % (pre, k), m.group(2), n)
+            figs.put("%szeroout.%s.thp_zero_page_alloc.after" % (pre, k), m.group(3), n)
+            continue
     return dict(figs)
 
 
@@ -337,10 +358,19 @@ def _value(figs, key, where):
     return figs[key]
 
 
+ALIGN_RE = re.compile(r"^(.*)\|([<>])(\d+)$")
+
+
 def substitute(expr, figs, where, derived=None):
-    """The text of placeholder EXPR ("key" or "key|filter:args")."""
+    """The text of placeholder EXPR ("key" or "key|filter:args"), padded
+    to a column when it ends "|>N" (right-aligned) or "|<N" (left)."""
     if expr.startswith("!"):
         return "{{" + expr[1:] + "}}"
+    m = ALIGN_RE.match(expr)
+    if m:
+        text = substitute(m.group(1), figs, where, derived)
+        width = int(m.group(3))
+        return text.rjust(width) if m.group(2) == ">" else text.ljust(width)
     key, _, filt = (p.strip() for p in expr.partition("|"))
     raw = _value(figs, key, where)
     if filt == "raw":

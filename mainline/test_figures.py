@@ -4,16 +4,19 @@
 
 Run: python3 -m unittest discover -s mainline -p 'test_figures.py'
 (or, in mainline/, python3 -m unittest test_figures).  The planted-figure
-cases copy the tree's v3 cover and results into a scratch tree, change
-22,107 to 22,112 and expect `check` to fail naming file, line and number.
+cases copy the tree's zero page cover and results into a scratch tree, change
+one figure into a near number no run saw and expect `check` to fail naming
+file, line and number.
 """
 import io
 import os
+import re
 import shutil
 import sys
 import tempfile
 import unittest
 from contextlib import redirect_stdout
+from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import figures as F  # noqa: E402
@@ -38,6 +41,8 @@ none: 56780.36 ops/s (3406857 ops), 0 of 2 instances asleep in pipe_wait_writabl
   program pv median ns 109490748 GiBps 4.567 ns-per-GiB 218981496
   tcp_mmap: received 256 MB (96.6492 % mmap'ed) in 0.201975 s, 10.6324 Gbit
   kselftest splice: short_splice_read.sh ok
+  zeroout: /dev/loop1 64 MiB zeroed, ok
+  zeroout: write_zeroes_max_bytes 0, thp_zero_page_alloc 1 -> 1
 == icount-stock (7.3.4-zsa9adb1af; commit abc1234, 2026-12-07T02:20:13Z, guest: mitigations=off init_on_alloc=1)
   program uutils-cat median ns 60000000 GiBps 8.944 ns-per-GiB 120000000
 == guest-v3+huge-zero-folio (7.3.4-zs28f74fc3; commit abc1234, 2026-12-07T02:09:49Z, guest: mitigations=off init_on_alloc=1)
@@ -105,6 +110,10 @@ class Parse(unittest.TestCase):
         self.assertEqual(f["icount.boot.stock.commit"], "abc1234")
         self.assertEqual(f["tcp_mmap.stock.mmap_pct"], "96.6492")
         self.assertEqual(f["ksplice.stock.short_splice_read.sh"], "ok")
+        self.assertEqual(f["zeroout.stock"], "ok")
+        self.assertEqual(f["zeroout.stock.mib"], "64")
+        self.assertEqual(f["zeroout.stock.write_zeroes_max_bytes"], "0")
+        self.assertEqual(f["zeroout.stock.thp_zero_page_alloc.after"], "1")
 
     def test_compare(self):
         f = figs()
@@ -124,8 +133,8 @@ class Parse(unittest.TestCase):
                          "     56300 ±  4%    +459.1%     314760        "
                          "zsbench.splice-1.1t.ops_per_sec [devzero]\n")
         with self.assertRaisesRegex(F.FiguresError,
-                                    r"results\.txt:46: zsbench\.stock\.splice-1\.1t"
-                                    r"\.ops_per_sec = 56300, but line 35 said 56299"):
+                                    r"results\.txt:48: zsbench\.stock\.splice-1\.1t"
+                                    r"\.ops_per_sec = 56300, but line 37 said 56299"):
             F.parse("results.txt", bad)
 
     def test_real_results(self):
@@ -133,13 +142,15 @@ class Parse(unittest.TestCase):
         if not os.path.exists(path):
             self.skipTest("no results/mem-check-7.3.txt")
         f = F.parse(path)
-        for k in ("icount.stock.splice-1M", "icount.v3.sendfile-null-64K",
-                  "lkp.stock.devzero", "lkp.stock.devzero.asleep", "lkp.v3.none",
-                  "tcp.stock.devzero.t2", "odirect.v3.copy.t1", "fill.v3.64K",
-                  "ksft.rfc.splice_int_max.pass", "run.commit", "run.command",
-                  "icount.v3+huge-zero-folio.splice-1M", "lkp.rfc.devzero"):
+        for k in ("run.commit", "run.command", "run.stressng.version",
+                  "icount.stock.splice-1M", "icount.zero.sendfile-tcp-64K",
+                  "lkp.stock.devzero", "lkp.stock.devzero.asleep", "lkp.zero.none",
+                  "tcp.stock.devzero.t2", "odirect.zero.copy.t1", "fill.zero.64K",
+                  "ksft.stock.splice_int_max.fail", "intmax.stock.fionread",
+                  "icount.rfc@persistent.splice-1M", "lkp.rfc@persistent.devzero",
+                  "program.stock.pv", "program.zero.uutils-cat", "insn.zero.pv",
+                  "ksplice.stock.short_splice_read.sh"):
             self.assertIn(k, f)
-        self.assertEqual(f["icount.v3.splice-1M"], "22107")
 
 
 class Render(unittest.TestCase):
@@ -158,6 +169,8 @@ class Render(unittest.TestCase):
         self.assertEqual(self.r("{{run.commit}} {{boot.stock.guest}}"),
                          "abc1234 mitigations=off init_on_alloc=1")
         self.assertEqual(self.r("{{!key}}"), "{{key}}")
+        self.assertEqual(self.r("[{{icount.stock.splice-1M|>11}}]"), "[  1,337,149]")
+        self.assertEqual(self.r("[{{lkp.stock.devzero|round:1|<7}}]"), "[785.9  ]")
 
     def test_derived(self):
         d = set()
@@ -209,19 +222,31 @@ class Numbers(unittest.TestCase):
 
 
 class Check(unittest.TestCase):
-    """check() on a scratch tree: the real v3 cover and results, then planted
-    wrong figures."""
+    """check() on a scratch tree: the tree's zero page cover, its template
+    and results, then planted wrong figures."""
+
+    COVER = "mainline/7.3/zero/cover"
+    KEY = "icount.zero.splice-1M"
 
     def setUp(self):
         self.top = tempfile.mkdtemp(prefix="figures-test.")
         self.addCleanup(shutil.rmtree, self.top)
-        for rel in ("results/mem-check-7.3.txt", "mainline/7.3/v3/cover.in",
-                    "mainline/7.3/v3/cover"):
+        results = "results/mem-check-7.3.txt"
+        for rel in (results, self.COVER + ".in", self.COVER):
             src = os.path.join(F.TOP, rel)
             if not os.path.exists(src):
                 self.skipTest("no %s in the tree" % rel)
             os.makedirs(os.path.dirname(os.path.join(self.top, rel)), exist_ok=True)
             shutil.copy(src, os.path.join(self.top, rel))
+        path = os.path.join(self.top, results)
+        figs = F.parse(path)
+        with open(path) as f:
+            nums = F.results_numbers(f.read())
+        # the figure as the cover has it, and a near one the run never saw
+        self.good = F.render_text("{{%s|int}}" % self.KEY, figs)
+        base = int(float(figs[self.KEY]))
+        self.bad = next(b for b in (F.fmt(Decimal(base + d)) for d in range(5, 500))
+                        if not F.in_results(b, nums))
 
     def path(self, rel):
         return os.path.join(self.top, rel)
@@ -237,39 +262,46 @@ class Check(unittest.TestCase):
         errors, _ = F.check(self.top)
         return errors
 
+    def placeholder(self):
+        """The first placeholder of KEY in the cover's template."""
+        with open(self.path(self.COVER + ".in")) as f:
+            m = re.search(r"\{\{%s(\|[^}]*)?\}\}" % re.escape(self.KEY), f.read())
+        self.assertIsNotNone(m, self.KEY)
+        return m.group(0)
+
     def test_tree_agrees(self):
         self.assertEqual(self.check(), [])
 
     def test_planted_in_generated_cover(self):
-        self.edit("mainline/7.3/v3/cover", "22,107", "22,112")
+        self.edit(self.COVER, self.good, self.bad)
         errors = self.check()
-        print("\nplanted 22,112 in the generated cover:\n  " + "\n  ".join(errors))
-        self.assertTrue(any(e.startswith("mainline/7.3/v3/cover:") and "stale" in e
-                            and "22,112" in e for e in errors), errors)
-        self.assertTrue(any(e.startswith("mainline/7.3/v3/cover:") and
-                            e.endswith(": 22,112 is not in results/mem-check-7.3.txt")
+        print("\nplanted %s for %s in the generated cover:\n  " % (self.bad, self.good)
+              + "\n  ".join(errors))
+        self.assertTrue(any(e.startswith(self.COVER + ":") and "stale" in e
+                            and self.bad in e for e in errors), errors)
+        self.assertTrue(any(e.startswith(self.COVER + ":") and
+                            e.endswith(": %s is not in results/mem-check-7.3.txt" % self.bad)
                             for e in errors), errors)
 
     def test_planted_in_template(self):
         # the template typed by hand, rendered again: (a) holds, (b) fails
-        self.edit("mainline/7.3/v3/cover.in", "{{icount.v3.splice-1M}}", "22,112")
-        text, _ = F.render_file(self.path("mainline/7.3/v3/cover.in"), self.top)
-        with open(self.path("mainline/7.3/v3/cover"), "w") as f:
+        self.edit(self.COVER + ".in", self.placeholder(), " %s " % self.bad)
+        text, _ = F.render_file(self.path(self.COVER + ".in"), self.top)
+        with open(self.path(self.COVER), "w") as f:
             f.write(text)
         errors = self.check()
-        print("\nplanted 22,112 in the template, rendered:\n  " + "\n  ".join(errors))
+        print("\nplanted %s in the template, rendered:\n  " % self.bad + "\n  ".join(errors))
         self.assertEqual(len(errors), 1, errors)
-        self.assertRegex(errors[0], r"^mainline/7\.3/v3/cover:\d+: 22,112 is not in "
-                                    r"results/mem-check-7\.3\.txt$")
+        self.assertRegex(errors[0], r"^%s:\d+: %s is not in results/mem-check-7\.3\.txt$"
+                         % (re.escape(self.COVER), re.escape(self.bad)))
 
     def test_template_changed_not_rendered(self):
-        self.edit("mainline/7.3/v3/cover.in", "{{icount.v3.splice-1M}}", "22,112")
+        self.edit(self.COVER + ".in", self.placeholder(), " %s " % self.bad)
         errors = self.check()
         self.assertTrue(any("stale" in e for e in errors), errors)
 
     def test_unknown_key_in_template(self):
-        self.edit("mainline/7.3/v3/cover.in", "{{icount.v3.splice-1M}}",
-                  "{{icount.v4.splice-1M}}")
+        self.edit(self.COVER + ".in", self.placeholder(), "{{icount.v4.splice-1M}}")
         errors = self.check()
         self.assertTrue(any("cover.in:" in e and "unknown key 'icount.v4.splice-1M'" in e
                             for e in errors), errors)
@@ -287,9 +319,10 @@ class Check(unittest.TestCase):
                       "file names no results file", errors[0])
         with open(self.path("mainline/7.3/fix/cover"), "w") as f:
             f.write("Subject: x\nFigures: results/mem-check-7.3.txt\n\n"
-                    "it took 0.4 s, stock 786\n")
+                    "it took %s ns, stock %s\n" % (self.bad, self.good))
         self.assertEqual(self.check(),
-                         ["mainline/7.3/fix/cover:4: 0.4 is not in results/mem-check-7.3.txt"])
+                         ["mainline/7.3/fix/cover:4: %s is not in results/mem-check-7.3.txt"
+                          % self.bad])
 
     def test_patch_diff_not_checked(self):
         os.makedirs(self.path("mainline/7.3/fix"))
@@ -298,7 +331,7 @@ class Check(unittest.TestCase):
         self.assertEqual(self.check(), [])
 
     def test_main_check_output(self):
-        self.edit("mainline/7.3/v3/cover", "22,107", "22,112")
+        self.edit(self.COVER, self.good, self.bad)
         old = F.TOP
         F.TOP = self.top
         try:
@@ -308,7 +341,7 @@ class Check(unittest.TestCase):
         finally:
             F.TOP = old
         self.assertEqual(rc, 1)
-        self.assertIn("figures: mainline/7.3/v3/cover:", out.getvalue())
+        self.assertIn("figures: %s:" % self.COVER, out.getvalue())
 
 
 if __name__ == "__main__":
