@@ -56,6 +56,11 @@ v3+huge-zero-folio, rfc, ...), W a zsbench workload (splice-1M, ...):
                       "  tcp_mmap: received M MB (P % mmap'ed) ..."
   ksplice.K.TEST      "  kselftest splice: TEST ok|not ok": the kernel's
                       own splice selftests
+  setup.K.knob, setup.K.thp_zero_page_alloc.before, .after
+                      "  setup: persistent_huge_zero_folio N,
+                      thp_zero_page_alloc A -> B" (@persistent);
+  setup.K.write0      "  setup: writing 0 after pinning refused" (or
+                      "was accepted")
   zeroout.K (ok), zeroout.K.mib
                       "  zeroout: DEV N MiB zeroed, ok" (BLKZEROOUT
                       checked, mainline/guest/zeroout.sh);
@@ -178,6 +183,9 @@ INTMAX_RE = re.compile(r"^\s+intmax: (\w+) (-?\d+)\b")
 PROGRAM_RE = re.compile(r"^\s+program (\S+) median ns (\d+) GiBps ([\d.]+) ns-per-GiB (\d+)\s*$")
 TCPMMAP_RE = re.compile(r"^\s+tcp_mmap: received ([\d.e+]+) MB \(([\d.e+]+) % mmap'ed\)")
 KSPLICE_RE = re.compile(r"^\s+kselftest splice: (\S+) (ok|not ok)\s*$")
+SETUP_RE = re.compile(r"^\s+setup: persistent_huge_zero_folio (\d+), "
+                      r"thp_zero_page_alloc (\d+) -> (\d+)\s*$")
+SETUP0_RE = re.compile(r"^\s+setup: writing 0 after pinning (refused|was accepted)\s*$")
 ZEROOUT_RE = re.compile(r"^\s+zeroout: \S+ (\d+) MiB zeroed, (ok)\s*$")
 ZEROOUT_ENV_RE = re.compile(r"^\s+zeroout: write_zeroes_max_bytes (\d+), "
                             r"thp_zero_page_alloc (\d+) -> (\d+)\s*$")
@@ -313,6 +321,16 @@ def parse(path, text=None):
         m = KSPLICE_RE.match(line)
         if m:
             figs.put("%sksplice.%s.%s" % (pre, k, m.group(1)), m.group(2), n)
+            continue
+        m = SETUP_RE.match(line)
+        if m:
+            figs.put("%ssetup.%s.knob" % (pre, k), m.group(1), n)
+            figs.put("%ssetup.%s.thp_zero_page_alloc.before" % (pre, k), m.group(2), n)
+            figs.put("%ssetup.%s.thp_zero_page_alloc.after" % (pre, k), m.group(3), n)
+            continue
+        m = SETUP0_RE.match(line)
+        if m:
+            figs.put("%ssetup.%s.write0" % (pre, k), m.group(1), n)
             continue
         m = ZEROOUT_RE.match(line)
         if m:

@@ -29,7 +29,10 @@
 #                 transparent_hugepage/persistent_huge_zero_folio
 #   MEM_PHASES    what to run (default "guest icount"): guest = the boot
 #                 above; quick = a boot with the fill kselftest and
-#                 splice_int_max only (MEM_QUICK_TESTS: the edit loop);
+#                 splice_int_max only (MEM_QUICK_TESTS, default
+#                 "zsplice_fill_test splice_int_max": zsplice kselftests
+#                 by name, splice_int_max, splice_int_max_no_uring,
+#                 zeroout; the edit loop);
 #                 summary = none of them, only the summary of what the
 #                 output directory holds; icount = the -icount
 #                 boot and the comparison against stock
@@ -204,6 +207,7 @@ else
 fi
 
 gcc -O2 -Wall -Wextra -pthread -static -o "$out/contention" "$here/contention.c" || exit 2
+gcc -O2 -Wall -Wextra -static -o "$out/zeroout" "$here/zeroout.c" || exit 2
 lkp=${MEM_LKP_STRESSNG:-/var/cache/zsplice/stress-ng/V0.17.00/stress-ng}
 [ "$lkp" = none ] || [ -x "$lkp" ] || lkp=$(command -v stress-ng || echo none)
 files=()
@@ -222,6 +226,7 @@ args=(--selftests --prog mem "$int_max" --prog mem "$g/splice_int_max_no_uring" 
 [ "$lkp" = none ] || args+=(--prog mem "$g/lkp.sh")
 args+=(--prog mem "$g/contention-run.sh" --file mem "$here/contention.sh"
        --file mem "$out/contention" --prog mem "$g/programs.sh"
+       --prog mem "$g/zeroout.sh" --file mem "$out/zeroout"
        --prog mem "$ksplice/short_splice_read.sh" --prog mem "$ksplice/default_file_splice_read.sh"
        --file mem "$ksplice/splice_read" --file mem "$ksplice/default_file_splice_read"
        --timeout mem "$tmo")
@@ -230,6 +235,8 @@ args=()
 for t in ${MEM_QUICK_TESTS:-zsplice_fill_test splice_int_max}; do
 	case $t in
 	splice_int_max) args+=(--prog mem "$int_max") ;;
+	splice_int_max_no_uring) args+=(--file mem "$int_max" --prog mem "$g/splice_int_max_no_uring") ;;
+	zeroout) args+=(--prog mem "$g/zeroout.sh" --file mem "$out/zeroout") ;;
 	*) args+=(--prog zsplice "$top/selftests/$t") ;;
 	esac
 done
@@ -308,8 +315,8 @@ for phase in guest quick; do
 		if [ "$phase" = quick ]; then
 			cmd="$env; $r -o $tmo"
 		else
-			cmd="$env; $r -c zsplice -o $tmo; $r -t mem:splice_int_max -t mem:zsbench.sh -o $tmo;"
-			cmd="$cmd $r -t mem:short_splice_read.sh -t mem:default_file_splice_read.sh -t mem:programs.sh -o $tmo;"
+			cmd="$env; $r -c zsplice -o $tmo; $r -t mem:splice_int_max -t mem:splice_int_max_no_uring -t mem:zsbench.sh -o $tmo;"
+			cmd="$cmd $r -t mem:short_splice_read.sh -t mem:default_file_splice_read.sh -t mem:programs.sh -t mem:zeroout.sh -o $tmo;"
 			cmd="$cmd $r -t rig:load.sh; $r -t mem:$([ "$lkp" = none ] || echo "lkp.sh -t mem:")contention-run.sh -o $tmo"
 		fi
 		say "$phase: kernel $k ($(cat "${kdir[$k]}/release")), /dev/zero as $(impl_of "$k")"
@@ -367,7 +374,7 @@ fi
 				sed 's/^  intmax: splice_pipe_to_pipe /  intmax: splice /' | awk '!seen[$2]++'
 			grep -E '^# ((lkp|devzero|none): .*asleep|.*stress-ng: (info|metrc).*splice)' "$log" | sed 's/^# //'
 			grep -E '^# (devzero|copy|zeropage) /dev/.* MBps ' "$log" | sed 's/^# /  /'
-			grep -E '^(# )*(program [^ ]* median|tcp_mmap: received|setup: )' "$log" | sed -E 's/^(# )*/  /'
+			grep -E '^(# )*(program [^ ]* median|tcp_mmap: received|setup: |zeroout: )' "$log" | sed -E 's/^(# )*/  /'
 			grep -E '^(not )?ok [0-9]+ selftests: mem: (short_splice_read|default_file_splice_read)' "$log" |
 				sed -E 's/^(not ok|ok) [0-9]+ selftests: mem: ([^ ]*).*/  kselftest splice: \2 \1/'
 		done
@@ -381,7 +388,7 @@ for phase in guest quick; do
 	for k in $kernels; do
 		log=$out/$phase-$k/output.log
 		[ -f "$log" ] || continue
-		want='zsplice:zsplice_'
+		want='zsplice:zsplice_|mem:zeroout.sh'
 		[ "${has_fix[$k]}" = 1 ] && want="$want|mem:splice_int_max"
 		if [ "${has_fix[$k]}" = 0 ] &&
 		   grep -qE '^ok [0-9]+ selftests: mem: splice_int_max$' "$log"; then

@@ -144,3 +144,57 @@ zs_uutils() {
 	fi
 	echo "$d/root"
 }
+
+# ------------------------------------------------ a developer's git tree
+# (make mem-check KERNEL_TREE=DIR [KERNEL_BASE=REF])
+
+# zs_tree_base TREE [REF]: the merge-base of TREE's HEAD with REF (default
+# the branch's upstream, @{upstream}), as a full commit id; status 1 with
+# the reason on stderr.
+zs_tree_base() {
+	local tree=$1 ref=${2:-} b
+	git -C "$tree" rev-parse --verify -q HEAD >/dev/null ||
+		{ echo "KERNEL_TREE=$tree: not a git tree with a commit" >&2; return 1; }
+	if [ -z "$ref" ]; then
+		ref=$(git -C "$tree" rev-parse --abbrev-ref --symbolic-full-name '@{upstream}' 2>/dev/null) || {
+			echo "KERNEL_TREE=$tree: its branch has no upstream: name the base, e.g. KERNEL_BASE=HEAD~1 or KERNEL_BASE=v7.3" >&2
+			return 1
+		}
+	fi
+	b=$(git -C "$tree" merge-base HEAD "$ref" 2>/dev/null) ||
+		{ echo "KERNEL_TREE=$tree: no merge-base of HEAD and $ref" >&2; return 1; }
+	echo "$b"
+}
+
+# zs_tree_version TREE: VERSION.PATCHLEVEL of TREE's Makefile (7.3).
+zs_tree_version() {
+	awk '$1 == "VERSION" { v = $3 } $1 == "PATCHLEVEL" { p = $3 }
+	     END { if (v == "" || p == "") exit 1; print v "." p }' "$1/Makefile"
+}
+
+# zs_tree_export TREE COMMIT: COMMIT of TREE as a plain source tree in the
+# kernel builder's cache (git-<commit>/linux, written once, never changed),
+# the kernel builder's SOURCE for the base kernel.
+zs_tree_export() {
+	local tree=$1 c=$2 d
+	d=${ZS_KBUILD_CACHE:-/var/cache/zsplice/kbuild}/git-$c
+	(
+		flock 8
+		if [ ! -e "$d/done" ]; then
+			rm -rf "$d"
+			mkdir -p "$d/linux"
+			git -C "$tree" archive --format=tar "$c" | tar -C "$d/linux" -xf - || exit 1
+			date -u +%FT%TZ >"$d/done"
+		fi
+	) 8>"$d.lock" || { echo "could not export $c of $tree" >&2; return 1; }
+	echo "$d/linux"
+}
+
+# zs_tree_diff TREE COMMIT FILE: write TREE's working tree against COMMIT
+# (its commits since and what is not committed yet, staged or not; files
+# git does not track are not in it) as one patch to FILE; status 2 when
+# there is no difference.
+zs_tree_diff() {
+	git -C "$1" diff --binary --no-color --no-ext-diff "$2" -- >"$3" || return 1
+	[ -s "$3" ] || return 2
+}

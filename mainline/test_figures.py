@@ -42,6 +42,8 @@ none: 56780.36 ops/s (3406857 ops), 0 of 2 instances asleep in pipe_wait_writabl
   tcp_mmap: received 256 MB (96.6492 % mmap'ed) in 0.201975 s, 10.6324 Gbit
   kselftest splice: short_splice_read.sh ok
   zeroout: /dev/loop1 64 MiB zeroed, ok
+  setup: persistent_huge_zero_folio 1, thp_zero_page_alloc 0 -> 1
+  setup: writing 0 after pinning refused
   zeroout: write_zeroes_max_bytes 0, thp_zero_page_alloc 1 -> 1
 == icount-stock (7.3.4-zsa9adb1af; commit abc1234, 2026-12-07T02:20:13Z, guest: mitigations=off init_on_alloc=1)
   program uutils-cat median ns 60000000 GiBps 8.944 ns-per-GiB 120000000
@@ -111,6 +113,8 @@ class Parse(unittest.TestCase):
         self.assertEqual(f["tcp_mmap.stock.mmap_pct"], "96.6492")
         self.assertEqual(f["ksplice.stock.short_splice_read.sh"], "ok")
         self.assertEqual(f["zeroout.stock"], "ok")
+        self.assertEqual(f["setup.stock.thp_zero_page_alloc.after"], "1")
+        self.assertEqual(f["setup.stock.write0"], "refused")
         self.assertEqual(f["zeroout.stock.mib"], "64")
         self.assertEqual(f["zeroout.stock.write_zeroes_max_bytes"], "0")
         self.assertEqual(f["zeroout.stock.thp_zero_page_alloc.after"], "1")
@@ -133,8 +137,8 @@ class Parse(unittest.TestCase):
                          "     56300 ±  4%    +459.1%     314760        "
                          "zsbench.splice-1.1t.ops_per_sec [devzero]\n")
         with self.assertRaisesRegex(F.FiguresError,
-                                    r"results\.txt:48: zsbench\.stock\.splice-1\.1t"
-                                    r"\.ops_per_sec = 56300, but line 37 said 56299"):
+                                    r"results\.txt:50: zsbench\.stock\.splice-1\.1t"
+                                    r"\.ops_per_sec = 56300, but line 39 said 56299"):
             F.parse("results.txt", bad)
 
     def test_real_results(self):
