@@ -17,9 +17,24 @@
 # A second boot under QEMU -icount counts /dev/zero's
 # instructions per splice; zsbench compares each kernel with stock.
 #
+# A developer's own tree: KERNEL_TREE=DIR (a git tree of Linux 6.1 or
+# later) boots DIR instead of the series: kernel "stock" is DIR's
+# merge-base with KERNEL_BASE (a ref; default the branch's upstream),
+# exported once into the kernel builder's cache; kernel "tree" is that base
+# with DIR's working tree against it as one patch (its commits since the
+# base and what is not committed yet; files git does not track are left
+# out: git add -N them).  splice_int_max runs where the tree has it; the
+# kernel's splice selftests and tcp_mmap come from the base.  Default
+# MEM_KERNELS "stock tree"; results in .mem-check/tree-<base>/, never in
+# results/.
+#
 # Parameters (make variables or environment):
+#   KERNEL_TREE   a git tree to boot instead of the series (above)
+#   KERNEL_BASE   the ref whose merge-base with KERNEL_TREE's HEAD is
+#                 kernel stock (default: the branch's upstream)
 #   MEM_KERNELS   the kernels, by name (default "stock fix zero rfc
-#                 rfc@persistent"): stock, or SERIES[+FRAGMENT...][@SETUP]
+#                 rfc@persistent"; with KERNEL_TREE "stock tree"): stock,
+#                 tree (KERNEL_TREE), or SERIES[+FRAGMENT...][@SETUP]
 #                 where SERIES is a series directory of mainline/<version>/
 #                 (its cover's Depends are applied first) or a path to one,
 #                 FRAGMENT a config fragment of the kernel builder by name
@@ -73,29 +88,60 @@ abspath() { case $1 in /*) echo "$1" ;; *) echo "$top/$1" ;; esac; }
 fail=0
 
 # --------------------------------------------------------- the source
-ver=$(zs_newest_7x)
-if [ -z "$ver" ]; then
-	say "no linux-source-7.x known yet: setting up the private trixie apt configuration"
-	bash "$rig/kernels.sh" apt -qq update >&2 || { say "apt-get update (trixie) failed"; exit 2; }
+# tree, base: KERNEL_TREE and its base commit (tree mode), else empty;
+# src: the builder's SOURCE of kernel stock; srcname: how results name it.
+tree=${KERNEL_TREE:-}
+base=
+if [ -n "$tree" ]; then
+	tree=$(cd "$tree" 2>/dev/null && pwd) || { say "KERNEL_TREE=$KERNEL_TREE: no such directory"; exit 2; }
+	ver=$(zs_tree_version "$tree") || { say "KERNEL_TREE=$tree: no kernel Makefile (VERSION, PATCHLEVEL)"; exit 2; }
+	zs_version_at_least "$ver" 6.1 || { say "KERNEL_TREE=$tree: Linux $ver; the rig boots 6.1 or later"; exit 2; }
+	base=$(zs_tree_base "$tree" "${KERNEL_BASE:-}") || exit 2
+	say "KERNEL_TREE: Linux $ver, HEAD $(git -C "$tree" rev-parse --short HEAD), base $(git -C "$tree" log -1 --format='%h ("%s")' "$base")"
+	src=$(zs_tree_export "$tree" "$base") || exit 2
+	srcname="git tree at base ${base:0:12}"
+	out=${MEM_CHECK_OUT:-$top/.mem-check/tree-${base:0:12}}
+	kernels=${MEM_KERNELS:-stock tree}
+else
 	ver=$(zs_newest_7x)
+	if [ -z "$ver" ]; then
+		say "no linux-source-7.x known yet: setting up the private trixie apt configuration"
+		bash "$rig/kernels.sh" apt -qq update >&2 || { say "apt-get update (trixie) failed"; exit 2; }
+		ver=$(zs_newest_7x)
+	fi
+	[ -n "$ver" ] || { say "trixie offers no linux-source-7.x"; exit 2; }
+	src=$(zs_source "$ver") || exit 2
+	srcname=$(basename "$src")
+	out=${MEM_CHECK_OUT:-$top/.mem-check/$ver}
+	kernels=${MEM_KERNELS:-stock fix zero rfc rfc@persistent}
 fi
-[ -n "$ver" ] || { say "trixie offers no linux-source-7.x"; exit 2; }
-src=$(zs_source "$ver") || exit 2
-out=${MEM_CHECK_OUT:-$top/.mem-check/$ver}
-kernels=${MEM_KERNELS:-stock fix zero rfc rfc@persistent}
 phases=${MEM_PHASES:-guest icount}
 for p in $phases; do
 	case $p in guest|quick|icount|summary) ;; *) say "MEM_PHASES: $p is not guest, quick, icount or summary"; exit 2 ;; esac
 done
 has_phase() { [[ " $phases " == *" $1 "* ]]; }
-say "$(basename "$src"); kernels: $kernels; phases: $phases"
+say "$srcname; kernels: $kernels; phases: $phases"
 mkdir -p "$out"
+if [ -n "$tree" ]; then
+	rc=0
+	zs_tree_diff "$tree" "$base" "$out/tree.patch" || rc=$?
+	case $rc in
+	0) say "kernel tree: the base + tree.patch ($(grep -c '^diff --git' "$out/tree.patch") files)" ;;
+	2) [[ " $kernels " != *" tree "* ]] || { say "KERNEL_TREE=$tree: no difference from its base: nothing to compare"; exit 2; } ;;
+	*) say "KERNEL_TREE=$tree: git diff failed"; exit 2 ;;
+	esac
+fi
 
 # kernel_args NAME: the builder's arguments for kernel NAME.
 kernel_args() {
 	local name=${1%%@*} s f d args=()
 	if [ "$name" = stock ]; then
 		echo "$src" "$kb/base.config" "$kb/thp.config"
+		return
+	fi
+	if [ "$name" = tree ]; then
+		[ -n "$tree" ] || { say "kernel tree: needs KERNEL_TREE" >&2; return 1; }
+		echo --patches "$out/tree.patch" "$src" "$kb/base.config" "$kb/thp.config"
 		return
 	fi
 	IFS=+ read -r -a parts <<<"$name"
@@ -126,6 +172,7 @@ guest_setup() {
 
 # ------------------------------------------------------------- kernels
 declare -A kdir has_fix has_zero
+int_max_src=tools/testing/selftests/splice/splice_int_max.c
 for k in $kernels; do
 	guest_setup "$k" >/dev/null || exit 2
 	read -r -a args <<<"$(kernel_args "$k")" || exit 2
@@ -137,10 +184,21 @@ for k in $kernels; do
 		exit 1
 	fi
 	say "kernel $k: $(cat "${kdir[$k]}/release"), $(head -n 1 "${kdir[$k]}/time.txt")"
+	if [ -n "$tree" ] && [ "${k%%@*}" = tree ]; then
+		# the tree's own source says: its mem.c, its splice_int_max
+		has_zero[$k]=0
+		grep -q 'splice_read.*= zero_splice_read' "$tree/drivers/char/mem.c" && has_zero[$k]=1
+		has_fix[$k]=0
+		[ -f "$tree/$int_max_src" ] && has_fix[$k]=1
+		continue
+	fi
 	# splice_int_max is expected to pass where the fix series is applied
+	# (or, in tree mode, where the base has it)
 	case " ${args[*]} " in *"/$ver/fix "*) has_fix[$k]=1 ;; *) has_fix[$k]=0 ;; esac
+	[ -n "$tree" ] && [ -f "$src/$int_max_src" ] && has_fix[$k]=1
 	# /dev/zero splices by reference where a series makes mem.c use zero_splice_read()
 	has_zero[$k]=0
+	[ -n "$tree" ] && grep -q 'splice_read.*= zero_splice_read' "$src/drivers/char/mem.c" && has_zero[$k]=1
 	for a in "${args[@]}"; do
 		[ -d "$a" ] && cat "$a"/*.patch 2>/dev/null | grep -q '^+.*splice_read.*= zero_splice_read' &&
 			has_zero[$k]=1
@@ -153,19 +211,29 @@ make -s -k -C "$top/selftests" >"$out/build-selftests.log" 2>&1 ||
 	say "some kselftests did not build (see $out/build-selftests.log)"
 make -s -C "$top/userspace" >"$out/build-userspace.log" 2>&1 ||
 	say "zsbench did not build (see $out/build-userspace.log)"
-# The fix series' selftest, from the pristine tree with that series applied.
+# The fix series' selftest, from the pristine tree with that series
+# applied; in tree mode from the tree, where it has it.
 int_max=$out/splice_int_max
-pristine=$(zs_pristine_tree "$src") || { say "no pristine tree of $(basename "$src")"; exit 2; }
-tmp=$(mktemp -d)
-mkdir -p "$tmp/tools/testing/selftests"
-cp -a "$pristine"/tools/testing/selftests/{kselftest.h,kselftest_harness.h,splice} \
-	"$tmp/tools/testing/selftests/"
-for p in $(zs_series_patches "$here/$ver/fix"); do
-	git -C "$tmp" apply --include='tools/testing/selftests/*' "$p" || exit 2
-done
-gcc -O2 -Wall -Wextra -static -o "$int_max" \
-	"$tmp/tools/testing/selftests/splice/splice_int_max.c" || exit 2
-rm -rf "$tmp"
+rm -f "$int_max"
+if [ -n "$tree" ]; then
+	pristine=$src
+	if [ -f "$tree/$int_max_src" ]; then
+		gcc -O2 -Wall -Wextra -static -o "$int_max" "$tree/$int_max_src" || exit 2
+	else
+		say "KERNEL_TREE has no $int_max_src: splice_int_max not run"
+	fi
+else
+	pristine=$(zs_pristine_tree "$src") || { say "no pristine tree of $(basename "$src")"; exit 2; }
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/tools/testing/selftests"
+	cp -a "$pristine"/tools/testing/selftests/{kselftest.h,kselftest_harness.h,splice} \
+		"$tmp/tools/testing/selftests/"
+	for p in $(zs_series_patches "$here/$ver/fix"); do
+		git -C "$tmp" apply --include='tools/testing/selftests/*' "$p" || exit 2
+	done
+	gcc -O2 -Wall -Wextra -static -o "$int_max" "$tmp/$int_max_src" || exit 2
+	rm -rf "$tmp"
+fi
 # The kernel's own splice selftests (as the source has them) and tcp_mmap.
 ksplice=$out/splice
 mkdir -p "$ksplice"
@@ -222,7 +290,12 @@ fi
 # loaded LKP's command and the contention run; quick = MEM_QUICK_TESTS.
 tmo=900
 g=$here/guest
-args=(--selftests --prog mem "$int_max" --prog mem "$g/splice_int_max_no_uring" --prog mem "$g/zsbench.sh" --prog rig "$rig/guest/load.sh")
+args=(--selftests --prog mem "$g/zsbench.sh" --prog rig "$rig/guest/load.sh")
+intmax_t=
+if [ -x "$int_max" ]; then
+	args+=(--prog mem "$int_max" --prog mem "$g/splice_int_max_no_uring")
+	intmax_t="-t mem:splice_int_max -t mem:splice_int_max_no_uring "
+fi
 [ "$lkp" = none ] || args+=(--prog mem "$g/lkp.sh")
 args+=(--prog mem "$g/contention-run.sh" --file mem "$here/contention.sh"
        --file mem "$out/contention" --prog mem "$g/programs.sh"
@@ -234,8 +307,8 @@ bash "$rig/ksft-install.sh" "$out/ksft-guest" "${args[@]}" || exit 2
 args=()
 for t in ${MEM_QUICK_TESTS:-zsplice_fill_test splice_int_max}; do
 	case $t in
-	splice_int_max) args+=(--prog mem "$int_max") ;;
-	splice_int_max_no_uring) args+=(--file mem "$int_max" --prog mem "$g/splice_int_max_no_uring") ;;
+	splice_int_max) [ -x "$int_max" ] && args+=(--prog mem "$int_max") ;;
+	splice_int_max_no_uring) [ -x "$int_max" ] && args+=(--file mem "$int_max" --prog mem "$g/splice_int_max_no_uring") ;;
 	zeroout) args+=(--prog mem "$g/zeroout.sh" --file mem "$out/zeroout") ;;
 	*) args+=(--prog zsplice "$top/selftests/$t") ;;
 	esac
@@ -315,7 +388,7 @@ for phase in guest quick; do
 		if [ "$phase" = quick ]; then
 			cmd="$env; $r -o $tmo"
 		else
-			cmd="$env; $r -c zsplice -o $tmo; $r -t mem:splice_int_max -t mem:splice_int_max_no_uring -t mem:zsbench.sh -o $tmo;"
+			cmd="$env; $r -c zsplice -o $tmo; $r ${intmax_t}-t mem:zsbench.sh -o $tmo;"
 			cmd="$cmd $r -t mem:short_splice_read.sh -t mem:default_file_splice_read.sh -t mem:programs.sh -t mem:zeroout.sh -o $tmo;"
 			cmd="$cmd $r -t rig:load.sh; $r -t mem:$([ "$lkp" = none ] || echo "lkp.sh -t mem:")contention-run.sh -o $tmo"
 		fi
@@ -431,13 +504,15 @@ done
 # directory unless MEM_RESULTS names a file)
 # (file names relative to the output directory: no path of this machine).
 results=${MEM_RESULTS:-$top/results/mem-check-$ver.txt}
-if [ "$phases" = quick ] && [ -z "${MEM_RESULTS:-}" ]; then
+if { [ "$phases" = quick ] || [ -n "$tree" ]; } && [ -z "${MEM_RESULTS:-}" ]; then
 	results=$out/results.txt
 fi
 mkdir -p "$(dirname "$results")"
+kbase=${KERNEL_BASE:-'@{upstream}'}
 {
-	echo "# make mem-check MEM_KERNELS=\"$kernels\" MEM_PHASES=\"$phases\"${MEM_LKP_TIME:+ MEM_LKP_TIME=$MEM_LKP_TIME}"
-	echo "# $(basename "$src"); summary written at commit $commit, $(date -u +%FT%TZ);" \
+	echo "# make mem-check${tree:+ KERNEL_TREE=... KERNEL_BASE=$kbase} MEM_KERNELS=\"$kernels\" MEM_PHASES=\"$phases\"${MEM_LKP_TIME:+ MEM_LKP_TIME=$MEM_LKP_TIME}"
+	[ -z "$tree" ] || echo "# KERNEL_TREE: HEAD $(git -C "$tree" rev-parse HEAD)$(git -C "$tree" diff --quiet HEAD 2>/dev/null || echo ' + changes not committed'), base $base"
+	echo "# $srcname; summary written at commit $commit, $(date -u +%FT%TZ);" \
 		"each section names the commit of its boot"
 	echo "# verdict: $([ "$fail" = 0 ] && echo PASS || echo FAIL)"
 	# The stress-ng of LKP's command (mainline/figures.py: run.stressng),

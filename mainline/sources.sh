@@ -172,6 +172,11 @@ zs_tree_version() {
 	     END { if (v == "" || p == "") exit 1; print v "." p }' "$1/Makefile"
 }
 
+# zs_version_at_least A B: status 0 when version A (7.3) is B (6.1) or later.
+zs_version_at_least() {
+	[ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
+}
+
 # zs_tree_export TREE COMMIT: COMMIT of TREE as a plain source tree in the
 # kernel builder's cache (git-<commit>/linux, written once, never changed),
 # the kernel builder's SOURCE for the base kernel.
