@@ -57,10 +57,11 @@ elapsed() { echo "$(($(date +%s) - start)) s"; }
 # failed result; 4, kselftest's skip, with a skipped one) fails once more;
 # a kill or timeout (124 and above) always does.
 section() {
-	local name=$1 log=$2 rc counted
+	local name=$1 log=$2 rc counted t0=$SECONDS
 	shift 2
 	"$@" 2>&1 </dev/null | tee "$log"
 	rc=${PIPESTATUS[0]}
+	say "$name: $((SECONDS - t0)) s"
 	[ "$rc" = 0 ] && return 0
 	counted=$(awk -f "$vm/tapcount.awk" "$log" | tail -n 1)
 	if [ "$rc" -ge 124 ] || { [[ $counted == *" 0 failed"* ]] &&

@@ -69,14 +69,6 @@ vm() {
 ktap_print_header
 ktap_set_plan 18
 
-# 1. A command that succeeds, with a file in and a file back.
-echo "zsvm payload $$" >"$out/payload.txt"
-vm pass --timeout 300 --file "$out/payload.txt" --collect /tmp/back.txt \
-	-- 'cat /zs/payload.txt; cp /zs/payload.txt /tmp/back.txt; echo "path=$PATH"'
-check "passing command reports status 0" [ "$rc" = 0 ]
-check "command output reaches output.log" grep -q "zsvm payload $$" "$out/pass/output.log"
-check "collected file comes back intact" cmp -s "$out/payload.txt" "$out/pass/back.txt"
-
 # 2. A failing command: its status must come back as the run's status.
 vm fail --timeout 300 -- 'echo "about to fail"; false || exit 7'
 check "failing command reports its status (7, got $rc)" [ "$rc" = 7 ]
@@ -101,9 +93,9 @@ else
 fi
 
 # 4. A guest that never finishes: hard timeout.
-vm hang --timeout 15 -- 'echo sleeping; sleep 100000'
+vm hang --timeout 10 -- 'echo sleeping; sleep 100000'
 check "hung guest hits the hard timeout (124, got $rc)" [ "$rc" = 124 ]
-check "timeout is reported as such" grep -q 'zsvm: TIMEOUT after 15 s' "$out/hang/zsvm.err"
+check "timeout is reported as such" grep -q 'zsvm: TIMEOUT after 10 s' "$out/hang/zsvm.err"
 
 # 5. A guest that dies before reporting a status.
 vm die --timeout 300 -- 'echo dying; poweroff -f; sleep 100'
@@ -120,11 +112,13 @@ check "boot failure is reported and retried once" \
 check "the failed boot's console is kept" \
 	grep -q 'Kernel panic' "$out/noboot/console.boot-failed.log"
 
-# 7. A kselftest job (ksft-install.sh) whose programs fail in every way the
-# runner and tapcount.awk must catch: one that is killed, one past its
-# timeout, one that is missing, a subtest that fails (counted once), and
-# a listed program the guest never runs.  One passing program and one
-# result before the kill: 3 passed, 5 failed.
+# 1 and 7. A command that succeeds, with a file in and a file back, in
+# the boot of a kselftest job (ksft-install.sh) whose programs fail in
+# every way the runner and tapcount.awk must catch: one that is killed,
+# one past its timeout, one that is missing, a subtest that fails (counted
+# once), and a listed program the guest never runs.  One passing program
+# and one result before the kill: 3 passed, 5 failed; the runner's own
+# status is 0.
 p=$out/runner-progs
 mkdir -p "$p"
 printf '#!/bin/sh\necho "TAP version 13"; echo "1..1"; echo "ok 1 pass"\n' >"$p/pass.sh"
@@ -138,7 +132,13 @@ bash "$here/ksft-install.sh" "$out/runner-ksft" --prog x "$p/pass.sh" --prog x "
 	--prog x "$p/hang.sh" --prog x "$p/subfail.sh" --prog x "$p/missing.sh" \
 	--prog y "$p/never.sh" >"$out/runner-install.log" 2>&1 && ok=1
 check "ksft-install.sh stages a job" [ "$ok" = 1 ]
-vm runner --timeout 300 --file "$out/runner-ksft:/zs/ksft" -- '/zs/ksft/run_kselftest.sh -c x -o 5'
+echo "zsvm payload $$" >"$out/payload.txt"
+vm runner --timeout 300 --file "$out/payload.txt" --collect /tmp/back.txt \
+	--file "$out/runner-ksft:/zs/ksft" -- \
+	'cat /zs/payload.txt; cp /zs/payload.txt /tmp/back.txt; /zs/ksft/run_kselftest.sh -c x -o 5'
+check "passing command reports status 0" [ "$rc" = 0 ]
+check "command output reaches output.log" grep -q "zsvm payload $$" "$out/runner/output.log"
+check "collected file comes back intact" cmp -s "$out/payload.txt" "$out/runner/back.txt"
 awk -v lists="$out/runner-ksft/kselftest-list.txt" -f "$here/tapcount.awk" \
 	"$out/runner/output.log" >"$out/runner/count.txt"
 sed 's/^/# /' "$out/runner/count.txt"
