@@ -56,6 +56,10 @@ v3+huge-zero-folio, rfc, ...), W a zsbench workload (splice-1M, ...):
                       "  tcp_mmap: received M MB (P % mmap'ed) ..."
   ksplice.K.TEST      "  kselftest splice: TEST ok|not ok": the kernel's
                       own splice selftests
+  time.K              "  time: N s in the guest" (the boot's wall-clock
+                      seconds; icount.time.K for the -icount boot)
+  run.elapsed, run.builds
+                      "# elapsed: N s, of which kernel builds N s"
   setup.K.knob, setup.K.thp_zero_page_alloc.before, .after
                       "  setup: persistent_huge_zero_folio N,
                       thp_zero_page_alloc A -> B" (@persistent);
@@ -183,6 +187,7 @@ INTMAX_RE = re.compile(r"^\s+intmax: (\w+) (-?\d+)\b")
 PROGRAM_RE = re.compile(r"^\s+program (\S+) median ns (\d+) GiBps ([\d.]+) ns-per-GiB (\d+)\s*$")
 TCPMMAP_RE = re.compile(r"^\s+tcp_mmap: received ([\d.e+]+) MB \(([\d.e+]+) % mmap'ed\)")
 KSPLICE_RE = re.compile(r"^\s+kselftest splice: (\S+) (ok|not ok)\s*$")
+TIME_RE = re.compile(r"^\s+time: (\d+) s in the guest\s*$")
 SETUP_RE = re.compile(r"^\s+setup: persistent_huge_zero_folio (\d+), "
                       r"thp_zero_page_alloc (\d+) -> (\d+)\s*$")
 SETUP0_RE = re.compile(r"^\s+setup: writing 0 after pinning (refused|was accepted)\s*$")
@@ -211,6 +216,11 @@ def parse(path, text=None):
             h = line[2:]
             if n == 1 and h.startswith("make "):
                 figs.put("run.command", h, n)
+            elif h.startswith("elapsed: "):
+                m = re.match(r"^elapsed: (\d+) s, of which kernel builds (\d+) s$", h)
+                if m:
+                    figs.put("run.elapsed", m.group(1), n)
+                    figs.put("run.builds", m.group(2), n)
             elif h.startswith("verdict: "):
                 figs.put("run.verdict", h[len("verdict: "):], n)
             elif h.startswith("stress-ng: "):
@@ -266,6 +276,10 @@ def parse(path, text=None):
         if kernel is None:
             continue
         k = kernel
+        m = TIME_RE.match(line)
+        if m:
+            figs.put("%stime.%s" % (pre, k), m.group(1), n)
+            continue
         m = FILL_RE.match(line)
         if m:
             impl, num, unit, splices, nbytes, expected, secs = m.groups()

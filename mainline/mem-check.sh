@@ -86,6 +86,15 @@ kb=$top/tools/kbuild
 say() { echo "mem-check: $*"; }
 abspath() { case $1 in /*) echo "$1" ;; *) echo "$top/$1" ;; esac; }
 fail=0
+t_run=$SECONDS
+
+# What the rig needs (QEMU, the guest's tools, compilers), before any
+# build: tools/rig/deps.sh installs it, or on a machine without apt-get
+# names what is missing.
+if ! bash "$rig/deps.sh" --check >/dev/null 2>&1; then
+	say "the rig lacks packages: tools/rig/deps.sh"
+	bash "$rig/deps.sh" >&2 || { say "tools/rig/deps.sh failed: the rig cannot boot anything"; exit 2; }
+fi
 
 # --------------------------------------------------------- the source
 # tree, base: KERNEL_TREE and its base commit (tree mode), else empty;
@@ -173,6 +182,7 @@ guest_setup() {
 # ------------------------------------------------------------- kernels
 declare -A kdir has_fix has_zero
 int_max_src=tools/testing/selftests/splice/splice_int_max.c
+t_builds=$SECONDS
 for k in $kernels; do
 	guest_setup "$k" >/dev/null || exit 2
 	read -r -a args <<<"$(kernel_args "$k")" || exit 2
@@ -204,6 +214,8 @@ for k in $kernels; do
 			has_zero[$k]=1
 	done
 done
+
+t_builds=$((SECONDS - t_builds))
 
 # ------------------------------------------------------- host builds
 say "building the kselftests, zsbench and splice_int_max"
@@ -399,6 +411,7 @@ for phase in guest quick; do
 		kernel_boot "$k" "$phase" --timeout "${ZSVM_TIMEOUT:-3600}" \
 			"${collect[@]}" "${kfiles[@]}" -- "$cmd"
 		say "$phase: kernel $k: $(($(date +%s) - start)) s in the guest"
+		echo "$(($(date +%s) - start))" >"$out/$phase-$k/time.txt"
 		stamp "$out/$phase-$k" "$k"
 		[ -f "$out/$phase-$k/zsbench.json" ] && cp "$out/$phase-$k/zsbench.json" "$out/zsbench-$k.json"
 	done
@@ -413,6 +426,7 @@ if has_phase icount; then
 	for k in $kernels; do
 		rm -rf "$out/icount-$k" "$out/icount-$k.json"
 		say "icount: kernel $k ($(cat "${kdir[$k]}/release"))"
+		start=$(date +%s)
 		kernel_boot "$k" icount --icount --cpus 1 --timeout 900 \
 			--file "$top/userspace/zsbench:/zs/bin/" "${pfiles[@]}" \
 			--file "$g/programs.sh:/zs/bin/" --collect /tmp/icount.json -- \
@@ -423,6 +437,7 @@ if has_phase icount; then
 			sh /zs/bin/programs.sh" &&
 			cp "$out/icount-$k/icount.json" "$out/icount-$k.json" &&
 			stamp "$out/icount-$k" "$k"
+		[ -d "$out/icount-$k" ] && echo "$(($(date +%s) - start))" >"$out/icount-$k/time.txt"
 	done
 fi
 
@@ -435,6 +450,7 @@ fi
 			log=$out/$phase-$k/output.log
 			[ -f "$log" ] || continue
 			echo "== $phase-$k ($(cat "$out/$phase-$k/run.txt" 2>/dev/null))"
+			[ ! -s "$out/$phase-$k/time.txt" ] || echo "  time: $(cat "$out/$phase-$k/time.txt") s in the guest"
 			grep -E 'small_splice_count:zsplice .* pipe (64|1024) KiB' "$log" |
 				sed -E 's/^(# )+[^ ]*small_splice_count:/  fill: /'
 			awk '/^# selftests: / { t = $4 } /^# # Totals:/ { print "  " t ": " substr($0, 3) }' "$log"
@@ -515,6 +531,7 @@ kbase=${KERNEL_BASE:-'@{upstream}'}
 	echo "# $srcname; summary written at commit $commit, $(date -u +%FT%TZ);" \
 		"each section names the commit of its boot"
 	echo "# verdict: $([ "$fail" = 0 ] && echo PASS || echo FAIL)"
+	echo "# elapsed: $((SECONDS - t_run)) s, of which kernel builds $t_builds s"
 	# The stress-ng of LKP's command (mainline/figures.py: run.stressng),
 	# its --version line without the host's uname (no name of this
 	# machine) and non-ASCII; MEM_PHASES=summary names the one the

@@ -141,6 +141,20 @@ class Parse(unittest.TestCase):
                                     r"\.ops_per_sec = 56300, but line 39 said 56299"):
             F.parse("results.txt", bad)
 
+    def test_times(self):
+        f = F.parse("results.txt", (
+            "# make mem-check MEM_KERNELS=\"stock\" MEM_PHASES=\"guest icount\"\n"
+            "# verdict: PASS\n"
+            "# elapsed: 1234 s, of which kernel builds 567 s\n"
+            "== guest-stock (7.3.4-zsa9adb1af; commit abc1234, 2026-12-07T02:02:13Z, guest: x)\n"
+            "  time: 190 s in the guest\n"
+            "== icount-stock (7.3.4-zsa9adb1af; commit abc1234, 2026-12-07T02:20:13Z, guest: x)\n"
+            "  time: 101 s in the guest\n"))
+        self.assertEqual(f["run.elapsed"], "1234")
+        self.assertEqual(f["run.builds"], "567")
+        self.assertEqual(f["time.stock"], "190")
+        self.assertEqual(f["icount.time.stock"], "101")
+
     def test_real_results(self):
         path = os.path.join(F.TOP, "results", "mem-check-7.3.txt")
         if not os.path.exists(path):
