@@ -131,6 +131,8 @@ static const char *const foreign[] = {
 	"yaml",
 	/* fio */
 	"output-format", "name", "filename", "rw", "bs", "size", "ioengine",
+	/* pv */
+	"no-splice",
 	/* checkpatch, tools/rig/perf-gate.sh, dkms remove */
 	"strict", "kver", "update", "all",
 };
