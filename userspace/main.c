@@ -51,6 +51,7 @@ static int output(const struct zsb_opts *o, struct zsb_results *rs)
 		zsb_report(stdout, rs, o->baseline);
 		zsb_report_floor(stdout, rs, o->baseline);
 		zsb_icount_report(stdout, rs);
+		zsb_report_programs(stdout, rs);
 	}
 	if (o->json) {
 		if (zsb_json_write_file(o->json, rs)) {

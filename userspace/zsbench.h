@@ -327,6 +327,8 @@ void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline);
 #define ZSB_FLOOR_IMPL	"floor"
 /* fast-path rates as fractions of the floor, beside their ratio to the baseline */
 void zsb_report_floor(FILE *f, const struct zsb_results *rs, const char *baseline);
+/* the programs' figures, per implementation and as multiples of devzero's */
+void zsb_report_programs(FILE *f, const struct zsb_results *rs);
 /* the table between two runs; -1 when no record is in both */
 int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_results *cand,
 		const char *bname, const char *cname);

@@ -168,6 +168,52 @@ static void runner(void)
 	unsetenv("ZSB_UUTILS");
 }
 
+static void add(struct zsb_results *rs, const char *impl, enum zsb_unit u, double v1,
+		double v2)
+{
+	struct zsb_result *r = zsb_results_add(rs);
+
+	snprintf(r->workload, sizeof(r->workload), "program");
+	snprintf(r->variant, sizeof(r->variant), "program-pv");
+	snprintf(r->impl, sizeof(r->impl), "%s", impl);
+	r->unit = u;
+	r->vals[0] = v1;
+	r->vals[1] = v2;
+	r->runs = 2;
+	zsb_result_finish(r);
+}
+
+/* devzero's figures v, 3v and folio's 3v, 5v: the row of each, then folio is 2.00 */
+static void table_of(enum zsb_unit u, double v, const char *dz, const char *folio,
+		     const char *name)
+{
+	struct zsb_results rs = { 0 };
+	char *out = NULL, fig[96], rel[96];
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	add(&rs, "devzero", u, v, 3 * v);
+	add(&rs, "folio", u, 3 * v, 5 * v);
+	zsb_report_programs(f, &rs);
+	fclose(f);
+	snprintf(fig, sizeof(fig), "\n%-20s %14s %14s\n", "program-pv", dz, folio);
+	snprintf(rel, sizeof(rel), "\n%-20s %14s %14s\n", "program-pv", "1.00", "2.00");
+	tap_ok(out && strstr(out, fig) && strstr(out, rel) && strstr(out, fig) < strstr(out, rel),
+	       name);
+	if (!out || !strstr(out, fig) || !strstr(out, rel))
+		printf("#   want '%s' and '%s' in:\n%s", fig, rel, out ? out : "");
+	free(out);
+	free(rs.r);
+}
+
+static void report(void)
+{
+	table_of(ZSB_UNIT_GIB_PER_SEC, 1, "2.000", "4.000",
+		 "the programs' table: GiB/s, then multiples of devzero's");
+	table_of(ZSB_UNIT_NS_PER_GIB, 1e9, "2,000,000,000", "4,000,000,000",
+		 "under --icount: ns per GiB");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -179,6 +225,7 @@ int main(void)
 	find_bin();
 	runs();
 	runner();
+	report();
 	{
 		char cmd[64];
 
