@@ -557,7 +557,7 @@ static void prog_cell(FILE *f, const struct zsb_result *r, const struct zsb_resu
 	else if (r->unit == ZSB_UNIT_NS_PER_GIB)
 		ic_num(num, sizeof(num), prog_val(r));
 	else
-		snprintf(num, sizeof(num), "%.3f", prog_val(r));
+		snprintf(num, sizeof(num), "%.4g", prog_val(r));
 	fprintf(f, " %14s", num);
 }
 

@@ -206,9 +206,28 @@ static void table_of(enum zsb_unit u, double v, const char *dz, const char *foli
 	free(rs.r);
 }
 
+/* GiB/s under TCG: 0.009134 keeps its digits, 0.2 its three decimals */
+static void json_digits(void)
+{
+	struct zsb_results rs = { 0 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	add(&rs, "copy", ZSB_UNIT_GIB_PER_SEC, 0.009134, 0.009134);
+	rs.duration = 0.2;
+	zsb_json_write(f, &rs);
+	fclose(f);
+	tap_ok(out && strstr(out, "\"mean\":0.009134,") && strstr(out, "\"duration\":0.200,"),
+	       "JSON: four significant digits where three decimals lose them");
+	free(out);
+	free(rs.r);
+}
+
 static void report(void)
 {
-	table_of(ZSB_UNIT_GIB_PER_SEC, 1, "2.000", "4.000",
+	json_digits();
+	table_of(ZSB_UNIT_GIB_PER_SEC, 0.001, "0.002", "0.004",
 		 "the programs' table: GiB/s, then multiples of devzero's");
 	table_of(ZSB_UNIT_NS_PER_GIB, 1e9, "2,000,000,000", "4,000,000,000",
 		 "under --icount: ns per GiB");
