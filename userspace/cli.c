@@ -102,7 +102,7 @@ const struct zsb_option zsb_options[] = {
 	{ "quick", RUN, ZSB_OPT_FLAG, OFF(quick), 0, 1, NULL, NULL, NULL,
 	  "smoke-test settings for what is not given: --runs 2\n"
 	  "--duration 0.05 (--icount: 0.002) --threads 1\n"
-	  "--tool-duration 1" },
+	  "--tool-duration 1 --program-bytes 16M" },
 	{ "tool-duration", RUN, ZSB_OPT_DOUBLE, OFF(tool_duration), 1, 3600, "SEC", NULL,
 	  "External tools (root, the module, the tools installed):",
 	  "seconds per stress-ng or fio run (default 1; 3 runs at\n"
