@@ -412,9 +412,13 @@ int zsb_program_argv(const struct zsb_program *p, const char *bin, const char *d
 /* p's binary in path; -1 with why in why (one line) when absent or not p's */
 int zsb_program_bin(const struct zsb_program *p, const struct zsb_opts *o, char *path,
 		    size_t len, char *why, size_t wl);
+/* the start-up of a run, left out of its figure when it is at least twice this */
+#define ZSB_PROG_START		(1ULL << 20)
 struct zsb_prog_run {
 	uint64_t bytes;		/* what arrived */
 	uint64_t ns;		/* from the fork to the last byte */
+	uint64_t start_bytes;	/* what had come when ZSB_PROG_START had, or 0 */
+	uint64_t start_ns;	/* when, from the fork */
 	int status;		/* as zsb_tool_run's */
 	char err[96];		/* the last line of its stderr when it ended early */
 };

@@ -112,7 +112,8 @@ static void runs(void)
 	script(fake, sizeof(fake), "writes-1000000",
 	       "head -c 1000000 /dev/zero; echo 'fake: wrote it all' >&2");
 	e = zsb_program_once(argv, 1000000, &r);
-	tap_ok(!e && r.bytes == 1000000 && r.ns > 0, "a program writing N bytes: N arrive");
+	tap_ok(!e && r.bytes == 1000000 && r.ns > 0 && !r.start_bytes && !r.start_ns,
+	       "a program writing N bytes: N arrive; under 2 MiB, no start-up left out");
 	e = zsb_program_once(argv, 2000000, &r);
 	tap_ok(e == -EPIPE && r.bytes == 1000000 && r.status == 0 &&
 	       !strcmp(r.err, "fake: wrote it all"),
@@ -125,6 +126,8 @@ static void runs(void)
 	tap_ok(!e && r.bytes == (5 << 20) + 1000 &&
 	       (r.status == 128 + SIGKILL || r.status == 128 + SIGPIPE),
 	       "an endless one: exactly the bytes asked, then stopped");
+	tap_ok(r.start_bytes >= ZSB_PROG_START && r.start_bytes < r.bytes && r.start_ns &&
+	       r.start_ns < r.ns, "the start-up: the first MiB, and when it had come");
 	fake[0] = 0;
 	strcat(fake, "/nonexistent");
 	e = zsb_program_once(argv, 4096, &r);
