@@ -79,7 +79,7 @@ const struct zsb_option zsb_options[] = {
 	  "(program-pv, program: all of them), or all (default,\n"
 	  "stress-ng, fio and the programs); default: default\n"
 	  "(--icount: splice-1, -4K, -64K, -1M, splice-write-64K,\n"
-	  "sendfile-null-64K)" },
+	  "sendfile-null-64K and the programs)" },
 	{ "threads", RUN, ZSB_OPT_CUSTOM, 0, 0, 0, "LIST", p_threads, NULL,
 	  "thread counts, 1..1024 or nproc (default: 1,nproc)" },
 	{ "runs", RUN, ZSB_OPT_INT, OFF(runs), 1, ZSB_MAX_RUNS, "N", NULL, NULL,

@@ -555,9 +555,12 @@ int zsb_icount_opts(struct zsb_opts *o, char *err, size_t el)
 	o->nthreads = 1;
 	if (!o->duration)
 		o->duration = IC_BUDGET_DEFAULT;
-	if (!o->nwls && !o->no_workloads)
+	if (!o->nwls && !o->no_workloads) {
 		for (size_t i = 0; i < sizeof(wls) / sizeof(wls[0]); i++)
 			o->wls[o->nwls++] = zsb_workload_find(wls[i]);
+		for (size_t i = 0; i < zsb_nprograms; i++)
+			o->progs[o->nprogs++] = &zsb_programs[i];
+	}
 	if (!o->nimpls)
 		for (size_t i = 0; i < sizeof(impls) / sizeof(impls[0]); i++)
 			o->impls[o->nimpls++] = zsb_impl_find(impls[i]);

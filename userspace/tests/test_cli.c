@@ -352,6 +352,7 @@ int main(void)
 	       !strcmp(o.wls[4]->variant, "splice-write-64K") && o.nimpls == 4 &&
 	       !strcmp(o.impls[0]->name, "devzero") && !strcmp(o.impls[3]->name, "folio"),
 	       "--icount defaults: 1 thread, 0.02 s, 6 workloads, 4 implementations");
+	tap_ok(o.nprogs == (int)zsb_nprograms, "--icount defaults: every program");
 	OK("run --icount --duration --workload", "run", "--icount", "--duration", "0.5",
 	   "--workload", "splice-64K");
 	tap_ok(o.duration == 0.5 && o.nwls == 1, "--icount keeps --duration and --workload");
