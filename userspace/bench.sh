@@ -4,7 +4,8 @@
 # Usage: userspace/bench.sh   (what `make bench` runs; -h, --help: this text)
 #
 # make bench: the comparison benchmark.  Runs zsbench over every workload
-# and implementation plus the stress-ng and fio runs, where the module can
+# and implementation plus the stress-ng and fio runs and the programs (pv,
+# GNU cat and dd: the host's go into the guest), where the module can
 # be loaded: on the host when its kernel loads modules and we are root,
 # otherwise in the QEMU guest of the test rig.  Results land in results/:
 # zsbench.txt (the table), zsbench.json, zsbench.png, zsbench-threads.png,
@@ -114,6 +115,14 @@ vm)
 		lkp=(--file "$lkpbin:$lkpbin")
 		args="--lkp-stress-ng $lkpbin $args"
 	fi
+	# The programs (zsbench run --workload program): the host's pv, GNU
+	# cat and dd (the guest's cat and dd are busybox's, which zsbench
+	# does not take for GNU's)
+	progs=()
+	for p in pv cat dd; do
+		b=$(command -v "$p") || continue
+		if [ "$p" = pv ]; then progs+=(--file "$b:/zs/bin/pv"); else progs+=(--file "$b:/zs/gnu/$p"); fi
+	done
 	# Guest booted with mitigations=off: under TCG every syscall entry
 	# otherwise pays for retpolines and page-table switches, which hides
 	# the differences between implementations (Documentation/benchmarking.rst).
@@ -122,10 +131,10 @@ vm)
 		--append "mitigations=off" \
 		--file "$top/zsplice.ko" \
 		--file "$top/userspace/zsbench:/zs/bin/zsbench" \
-		--file "$top/userspace/fio:/zs/fio" "${lkp[@]}" \
+		--file "$top/userspace/fio:/zs/fio" "${lkp[@]}" "${progs[@]}" \
 		--collect /tmp/$name.json --collect /tmp/$name.txt \
 		-- \
-		"zsbench run --module /zs/zsplice.ko --fio-dir /zs/fio $args --json /tmp/$name.json > /tmp/$name.txt"
+		"ZSB_GNU_CAT=/zs/gnu/cat ZSB_GNU_DD=/zs/gnu/dd zsbench run --module /zs/zsplice.ko --fio-dir /zs/fio $args --json /tmp/$name.json > /tmp/$name.txt"
 	cp "$out/$name.json" "$out/$name.txt" "$res/"
 	cat "$res/$name.txt"
 	finish

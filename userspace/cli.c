@@ -75,9 +75,11 @@ const struct zsb_option zsb_options[] = {
 	{ "workload", RUN, ZSB_OPT_CUSTOM, 0, 0, 0, "LIST", p_workloads, NULL,
 	  "variants (splice-64K), workload names (splice: its\n"
 	  "default sizes), default (zsbench's own default ones),\n"
-	  "the tools stress-ng, fio and lkp-splice, or all (default,\n"
-	  "stress-ng and fio); default: default (--icount: splice-1,\n"
-	  "-4K, -64K, -1M, splice-write-64K, sendfile-null-64K)" },
+	  "the tools stress-ng, fio and lkp-splice, the programs\n"
+	  "(program-pv, program: all of them), or all (default,\n"
+	  "stress-ng, fio and the programs); default: default\n"
+	  "(--icount: splice-1, -4K, -64K, -1M, splice-write-64K,\n"
+	  "sendfile-null-64K and the programs)" },
 	{ "threads", RUN, ZSB_OPT_CUSTOM, 0, 0, 0, "LIST", p_threads, NULL,
 	  "thread counts, 1..1024 or nproc (default: 1,nproc)" },
 	{ "runs", RUN, ZSB_OPT_INT, OFF(runs), 1, ZSB_MAX_RUNS, "N", NULL, NULL,
@@ -100,11 +102,17 @@ const struct zsb_option zsb_options[] = {
 	{ "quick", RUN, ZSB_OPT_FLAG, OFF(quick), 0, 1, NULL, NULL, NULL,
 	  "smoke-test settings for what is not given: --runs 2\n"
 	  "--duration 0.05 (--icount: 0.002) --threads 1\n"
-	  "--tool-duration 1" },
+	  "--tool-duration 1 --program-bytes 16M" },
 	{ "tool-duration", RUN, ZSB_OPT_DOUBLE, OFF(tool_duration), 1, 3600, "SEC", NULL,
 	  "External tools (root, the module, the tools installed):",
 	  "seconds per stress-ng or fio run (default 1; 3 runs at\n"
 	  "most)" },
+	{ "program-bytes", RUN, ZSB_OPT_SIZE, OFF(program_bytes), 4096, 1ULL << 40, "SIZE",
+	  NULL, NULL,
+	  "bytes per program run (default 256M; --quick: 16M)" },
+	{ "uutils", RUN, ZSB_OPT_STR, OFF(uutils), 0, 0, "PATH", NULL, NULL,
+	  "uutils' coreutils binary for program-uutils-cat (default:\n"
+	  "$ZSB_UUTILS, else coreutils in PATH)" },
 	{ "fio-dir", RUN, ZSB_OPT_STR, OFF(fio_dir), 0, 0, "DIR", NULL, NULL,
 	  "directory of the fio job files (default: next to zsbench)" },
 	{ "stress-ng-bin", RUN, ZSB_OPT_STR, OFF(stress_ng_bin), 0, 0, "PATH", NULL, NULL,
@@ -257,6 +265,15 @@ static void add_wl(struct zsb_opts *o, const struct zsb_workload *w)
 		o->wls[o->nwls++] = w;
 }
 
+static void add_prog(struct zsb_opts *o, const struct zsb_program *p)
+{
+	for (int i = 0; i < o->nprogs; i++)
+		if (o->progs[i] == p)
+			return;
+	if (o->nprogs < ZSB_MAX_SEL)
+		o->progs[o->nprogs++] = p;
+}
+
 static int add_wls(struct zsb_opts *o, const char *name, char *err, size_t el)
 {
 	int all = !strcmp(name, "all"), def = all || !strcmp(name, "default"), found = 0;
@@ -267,6 +284,14 @@ static int add_wls(struct zsb_opts *o, const char *name, char *err, size_t el)
 	if (all || !strcmp(name, "stress-ng") || !strcmp(name, "fio") ||
 	    !strcmp(name, "lkp-splice"))
 		found = 1;
+	for (size_t i = 0; i < zsb_nprograms; i++) {
+		const struct zsb_program *p = &zsb_programs[i];
+
+		if (all || !strcmp(name, "program") || !strcmp(name, p->variant)) {
+			add_prog(o, p);
+			found = 1;
+		}
+	}
 	for (size_t i = 0; i < zsb_nworkloads; i++) {
 		const struct zsb_workload *w = &zsb_workloads[i];
 
@@ -345,7 +370,7 @@ static int p_impls(struct zsb_opts *o, const char *arg, char *err, size_t el)
 static int p_workloads(struct zsb_opts *o, const char *arg, char *err, size_t el)
 {
 	o->nwls = 0;
-	o->stress_ng = o->fio = o->lkp_splice = 0;
+	o->stress_ng = o->fio = o->lkp_splice = o->nprogs = 0;
 	if (parse_list("workload", arg, o, err, el, add_wls))
 		return -1;
 	/* only tools named: none of zsbench's own workloads */
@@ -499,6 +524,7 @@ static void defaults(struct zsb_opts *o)
 	o->lkp_time = 60;
 	o->lkp_bytes = 1024;
 	o->lkp_stress_ng = LKP_STRESS_NG;
+	o->program_bytes = 256ULL << 20;
 	o->model_instances = 64;
 	o->model_rate = 12433266.318333 / 64;
 	o->model_extra = 1;
@@ -547,6 +573,8 @@ static int finish_run(struct zsb_opts *o, char *err, size_t el)
 			o->duration = o->icount ? 0.002 : 0.05;
 		if (!zsb_given(o, "tool-duration"))
 			o->tool_duration = 1;
+		if (!zsb_given(o, "program-bytes"))
+			o->program_bytes = 16ULL << 20;
 		if (!o->nthreads)
 			o->threads[o->nthreads++] = 1;
 	}

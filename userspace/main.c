@@ -25,13 +25,17 @@ static int cmd_list(void)
 		       w->flags & WL_SINGLE ? "  [1 thread]" : "",
 		       w->default_on ? "  [default]" : "", w->desc);
 	}
+	printf("programs (into a pipe zsbench drains; not on fullsplice):\n");
+	for (size_t i = 0; i < zsb_nprograms; i++)
+		printf("  %-20s %s\n", zsb_programs[i].variant, zsb_programs[i].desc);
 	printf("tools:\n"
 	       "  stress-ng            stress-ng --splice N --metrics-brief per implementation\n"
 	       "  lkp-splice           LKP's stress-ng V0.17.00 splice run, with the model\n"
 	       "  fio                  the fio job files (io_uring, sequential read)\n"
 	       "groups:\n"
 	       "  default              the workloads marked default\n"
-	       "  all                  default, stress-ng and fio\n");
+	       "  program              every program\n"
+	       "  all                  default, stress-ng, fio and the programs\n");
 	return 0;
 }
 
@@ -47,6 +51,7 @@ static int output(const struct zsb_opts *o, struct zsb_results *rs)
 		zsb_report(stdout, rs, o->baseline);
 		zsb_report_floor(stdout, rs, o->baseline);
 		zsb_icount_report(stdout, rs);
+		zsb_report_programs(stdout, rs);
 	}
 	if (o->json) {
 		if (zsb_json_write_file(o->json, rs)) {
@@ -117,6 +122,8 @@ static int cmd_run(const struct zsb_opts *o)
 	if ((o->stress_ng || o->lkp_splice) && !zsb_stop_signal() && zsb_stressng_run(o, &rs))
 		rc = 1;
 	if (o->fio && !zsb_stop_signal() && zsb_fio_run(o, &rs))
+		rc = 1;
+	if (o->nprogs && !zsb_stop_signal() && zsb_program_run(o, &rs))
 		rc = 1;
 	zsb_impl_restore();
 	if (need_module)

@@ -522,3 +522,85 @@ void zsb_icount_report(FILE *f, const struct zsb_results *rs)
 	}
 	fflush(f);
 }
+
+/* ---- the programs' table ---- */
+
+static const struct zsb_result *prog_find(const struct zsb_results *rs, const char *variant,
+					  const char *impl)
+{
+	for (int i = 0; i < rs->n; i++)
+		if (!strcmp(rs->r[i].workload, "program") && !strcmp(rs->r[i].variant, variant) &&
+		    !strcmp(rs->r[i].impl, impl))
+			return &rs->r[i];
+	return NULL;
+}
+
+/* the figure of a program's record: the mean, under --icount the median */
+static double prog_val(const struct zsb_result *r)
+{
+	return r->unit == ZSB_UNIT_NS_PER_GIB ? zsb_icount_median(r) : r->mean;
+}
+
+static void prog_cell(FILE *f, const struct zsb_result *r, const struct zsb_result *dz,
+		      int ratio)
+{
+	char num[40];
+
+	if (!r)
+		snprintf(num, sizeof(num), "%s", "");
+	else if (r->unsupported)
+		snprintf(num, sizeof(num), "%s", r->error[0] ? r->error : "unsupp");
+	else if (ratio && (!dz || dz->unsupported || prog_val(dz) <= 0))
+		snprintf(num, sizeof(num), "-");
+	else if (ratio)
+		snprintf(num, sizeof(num), "%.2f", prog_val(r) / prog_val(dz));
+	else if (r->unit == ZSB_UNIT_NS_PER_GIB)
+		ic_num(num, sizeof(num), prog_val(r));
+	else
+		snprintf(num, sizeof(num), "%.4g", prog_val(r));
+	fprintf(f, " %14s", num);
+}
+
+/*
+ * The programs: one row per program, one column per implementation, the
+ * figure (GiB/s, or under --icount the median ns per GiB) and then the
+ * same as a multiple of /dev/zero's.  Nothing without program records.
+ */
+void zsb_report_programs(FILE *f, const struct zsb_results *rs)
+{
+	const char *impls[ZSB_MAX_SEL], *variants[ZSB_MAX_SEL];
+	int ni = 0, nv = 0, per_gib = 0;
+
+	for (int i = 0; i < rs->n; i++) {
+		if (strcmp(rs->r[i].workload, "program"))
+			continue;
+		per_gib |= rs->r[i].unit == ZSB_UNIT_NS_PER_GIB;
+		ni = zsb_add_unique(impls, ni, ZSB_MAX_SEL, rs->r[i].impl);
+		nv = zsb_add_unique(variants, nv, ZSB_MAX_SEL, rs->r[i].variant);
+	}
+	if (!nv)
+		return;
+	fprintf(f, "\n================================================================="
+		   "========================\n");
+	for (int ratio = 0; ratio <= 1; ratio++) {
+		if (!ratio)
+			fprintf(f, "programs into a pipe zsbench drains: %s\n",
+				per_gib ? "ns per GiB (under -icount: instructions; median; "
+					  "lower is better)" : "GiB/s (mean; higher is better)");
+		else
+			fprintf(f, "\nthe same as a multiple of devzero's (/dev/zero)\n");
+		fprintf(f, "%-20s", "program");
+		for (int k = 0; k < ni; k++)
+			fprintf(f, " %14s", impls[k]);
+		fputc('\n', f);
+		for (int v = 0; v < nv; v++) {
+			const struct zsb_result *dz = prog_find(rs, variants[v], "devzero");
+
+			fprintf(f, "%-20s", variants[v]);
+			for (int k = 0; k < ni; k++)
+				prog_cell(f, prog_find(rs, variants[v], impls[k]), dz, ratio);
+			fputc('\n', f);
+		}
+	}
+	fflush(f);
+}

@@ -383,7 +383,7 @@ static void run_timed(const struct zsb_opts *o, const struct zsb_impl *im,
 
 /* ---- fixed-count loops ---- */
 
-static uint64_t ic_ns(void)
+uint64_t zsb_ns(void)
 {
 	struct timespec ts;
 
@@ -401,13 +401,13 @@ static double ic_calibrate(void)
 #if defined(__x86_64__) || defined(__aarch64__)
 	uint64_t n = ZSB_CAL_LOOPS, t0, t1;
 
-	t0 = ic_ns();
+	t0 = zsb_ns();
 #if defined(__x86_64__)
 	asm volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
 #else
 	asm volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
 #endif
-	t1 = ic_ns();
+	t1 = zsb_ns();
 	return (double)(t1 - t0) / (double)IC_CAL_INSNS;
 #else
 	return 0;
@@ -456,7 +456,7 @@ static int ic_pin(void)
 static uint64_t fixed_loop(struct zsb_wctx *c, uint64_t n, int *err)
 {
 	long (*op)(struct zsb_wctx *) = c->wl->eng->op;
-	uint64_t t0 = ic_ns(), i;
+	uint64_t t0 = zsb_ns(), i;
 
 	for (i = 0; i < n; i++) {
 		long r = op(c);
@@ -466,7 +466,7 @@ static uint64_t fixed_loop(struct zsb_wctx *c, uint64_t n, int *err)
 			return 0;
 		}
 	}
-	return ic_ns() - t0;
+	return zsb_ns() - t0;
 }
 
 /* two significant digits, at least 8: the count of one repetition */
@@ -542,9 +542,9 @@ int zsb_icount_opts(struct zsb_opts *o, char *err, size_t el)
 		"splice-write-64K", "sendfile-null-64K",
 	};
 
-	if (o->stress_ng || o->fio || o->lkp_splice || o->no_workloads) {
-		snprintf(err, el, "--icount runs zsbench's own loops only "
-			 "(no stress-ng, fio, lkp-splice)");
+	if (o->stress_ng || o->fio || o->lkp_splice) {
+		snprintf(err, el, "--icount runs zsbench's own loops only, and the "
+			 "programs (no stress-ng, fio, lkp-splice)");
 		return -1;
 	}
 	if (o->nthreads > 1 || (o->nthreads == 1 && o->threads[0] != 1)) {
@@ -555,13 +555,33 @@ int zsb_icount_opts(struct zsb_opts *o, char *err, size_t el)
 	o->nthreads = 1;
 	if (!o->duration)
 		o->duration = IC_BUDGET_DEFAULT;
-	if (!o->nwls)
+	if (!o->nwls && !o->no_workloads) {
 		for (size_t i = 0; i < sizeof(wls) / sizeof(wls[0]); i++)
 			o->wls[o->nwls++] = zsb_workload_find(wls[i]);
+		for (size_t i = 0; i < zsb_nprograms; i++)
+			o->progs[o->nprogs++] = &zsb_programs[i];
+	}
 	if (!o->nimpls)
 		for (size_t i = 0; i < sizeof(impls) / sizeof(impls[0]); i++)
 			o->impls[o->nimpls++] = zsb_impl_find(impls[i]);
 	return 0;
+}
+
+const char *zsb_icount_source(struct zsb_results *rs)
+{
+	static const char *src;
+
+	if (src)
+		return src;
+	if (ic_pin())
+		fprintf(stderr, "zsbench: --icount: cannot pin to one CPU: %m\n");
+	src = ic_settle(&rs->clock_nspi, &rs->clock_tries) ? ZSB_ICOUNT_SOURCE :
+							      ZSB_FIXED_SOURCE;
+	if (strcmp(src, ZSB_ICOUNT_SOURCE))
+		fprintf(stderr, "zsbench: --icount: %.3f ns per instruction after %d loop(s): "
+			"not a settled guest under QEMU -icount shift=0; the figures are "
+			"wall-clock ns (source \"%s\")\n", rs->clock_nspi, rs->clock_tries, src);
+	return src;
 }
 
 static void run_icount(const struct zsb_opts *o, struct zsb_results *rs)
@@ -570,15 +590,8 @@ static void run_icount(const struct zsb_opts *o, struct zsb_results *rs)
 	const char *src;
 	int idx = 0, total = 0;
 
-	if (ic_pin())
-		fprintf(stderr, "zsbench: --icount: cannot pin to one CPU: %m\n");
-	src = ic_settle(&rs->clock_nspi, &rs->clock_tries) ? ZSB_ICOUNT_SOURCE :
-							      ZSB_FIXED_SOURCE;
+	src = zsb_icount_source(rs);
 	rs->fixed_runs = o->runs;
-	if (strcmp(src, ZSB_ICOUNT_SOURCE))
-		fprintf(stderr, "zsbench: --icount: %.3f ns per instruction after %d loop(s): "
-			"not a settled guest under QEMU -icount shift=0; the figures are "
-			"wall-clock ns (source \"%s\")\n", rs->clock_nspi, rs->clock_tries, src);
 	for (int w = 0; w < o->nwls; w++)
 		for (int k = 0; k < o->nimpls; k++)
 			total += applies(o->wls[w], o->impls[k], 1);

@@ -139,6 +139,8 @@ const struct zsb_unit_info zsb_units[ZSB_NUNITS] = {
 	[ZSB_UNIT_READ_BW_MBPS] = { "read_bw_MBps", "read bandwidth, MB per second", 1 },
 	[ZSB_UNIT_NS_PER_OP] = { "ns_per_op", "ns per operation (source icount: "
 				 "instructions)", 0 },
+	[ZSB_UNIT_GIB_PER_SEC] = { "gib_per_sec", "GiB per second", 1 },
+	[ZSB_UNIT_NS_PER_GIB] = { "ns_per_gib", "ns per GiB (source icount: instructions)", 0 },
 };
 
 const char *zsb_unit_name(enum zsb_unit u)

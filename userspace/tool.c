@@ -15,24 +15,30 @@
 /* seconds a tool has to exit after zsbench forwarded SIGINT or SIGTERM */
 #define STOP_GRACE	5
 
-int zsb_in_path(const char *prog)
+int zsb_path_find(const char *prog, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
-	char buf[4096];
 
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
 	while (*path) {
 		size_t n = strcspn(path, ":");
 
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
+		snprintf(buf, len, "%.*s/%s", (int)n, path, prog);
 		if (access(buf, X_OK) == 0)
-			return 1;
+			return 0;
 		path += n;
 		if (*path == ':')
 			path++;
 	}
-	return 0;
+	return -1;
+}
+
+int zsb_in_path(const char *prog)
+{
+	char buf[4096];
+
+	return !zsb_path_find(prog, buf, sizeof(buf));
 }
 
 int zsb_tool_run(char *const argv[], int (*child_setup)(void *), void *arg,

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 #ifndef ZSB_TOOL_H
 #define ZSB_TOOL_H
+#include <stddef.h>
 int zsb_in_path(const char *prog);
+/* prog's path in PATH into buf: 0, or -1 when it is in none */
+int zsb_path_find(const char *prog, char *buf, size_t len);
 /* fork/exec argv with stdout+stderr captured into *out (malloc'd, caller
  * frees); child_setup runs in the child before exec.  Returns the exit
  * status, 126 when child_setup failed, 127 when exec failed, 128+sig. */

@@ -141,6 +141,8 @@ enum zsb_unit {
 	ZSB_UNIT_READ_IOPS,	/* fio read I/O per second */
 	ZSB_UNIT_READ_BW_MBPS,	/* fio read bandwidth, MB/s */
 	ZSB_UNIT_NS_PER_OP,	/* ns per operation (--icount: instructions) */
+	ZSB_UNIT_GIB_PER_SEC,	/* a program's GiB per second */
+	ZSB_UNIT_NS_PER_GIB,	/* a program's ns per GiB (--icount: instructions) */
 	ZSB_NUNITS
 };
 
@@ -227,6 +229,8 @@ struct zsb_opts {
 	int stress_ng;		/* --workload stress-ng */
 	int fio;		/* --workload fio */
 	int lkp_splice;		/* --workload lkp-splice */
+	const struct zsb_program *progs[ZSB_MAX_SEL];	/* --workload program-* */
+	int nprogs;
 	int threads[ZSB_MAX_THREADS_LIST];
 	int nthreads;
 	int runs;
@@ -244,6 +248,8 @@ struct zsb_opts {
 	unsigned int lkp_bytes;
 	int lkp_instances;
 	int lkp_no_verify;	/* LKP's command without --verify */
+	size_t program_bytes;	/* bytes per program run */
+	const char *uutils;	/* uutils' coreutils binary */
 	/* run: module */
 	const char *module;
 	int no_load;
@@ -302,6 +308,13 @@ int zsb_given(const struct zsb_opts *o, const char *name);
 /* ---- runner (runner.c) ---- */
 /* zsbench's own workloads over the selection, timed or (--icount) fixed-count */
 void zsb_run(const struct zsb_opts *o, struct zsb_results *rs);
+/*
+ * --icount: pin to one CPU and check the clock, once a run (the figures in
+ * rs); the source of the records, ZSB_ICOUNT_SOURCE or ZSB_FIXED_SOURCE
+ */
+const char *zsb_icount_source(struct zsb_results *rs);
+/* CLOCK_MONOTONIC in ns */
+uint64_t zsb_ns(void);
 void zsb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void zsb_progress_done(void);
 extern int zsb_quiet;
@@ -314,6 +327,8 @@ void zsb_report(FILE *f, const struct zsb_results *rs, const char *baseline);
 #define ZSB_FLOOR_IMPL	"floor"
 /* fast-path rates as fractions of the floor, beside their ratio to the baseline */
 void zsb_report_floor(FILE *f, const struct zsb_results *rs, const char *baseline);
+/* the programs' figures, per implementation and as multiples of devzero's */
+void zsb_report_programs(FILE *f, const struct zsb_results *rs);
 /* the table between two runs; -1 when no record is in both */
 int zsb_compare(FILE *f, const struct zsb_results *base, const struct zsb_results *cand,
 		const char *bname, const char *cname);
@@ -365,6 +380,54 @@ int zsb_fio_run(const struct zsb_opts *o, struct zsb_results *rs);
 int zsb_plot(const struct zsb_results *rs, const char *png);
 /* stress-ng child setup: /dev/zsplice over /dev/zero in a private mount ns */
 int zsb_bind_zsplice(void *arg);
+/*
+ * ---- programs (engines/program.c) ----
+ *
+ * A program people run against /dev/zero: its binary (bin in PATH, or
+ * $env), the arguments after argv[0] with "{dev}" for the device, and
+ * the size it asks for a call.  One runner for all of them: each writes
+ * into a pipe that zsbench drains to /dev/null until --program-bytes.
+ */
+#define ZSB_PROG_MAXARGS	8
+struct zsb_program {
+	const char *name;	/* "pv" */
+	const char *variant;	/* "program-pv": the workload's name */
+	const char *bin;
+	const char *env;	/* names another binary: "ZSB_PV" */
+	const char *version_has;	/* GNU's: in its --version (not uutils'), or NULL */
+	const char *args[ZSB_PROG_MAXARGS];
+	size_t size;
+	const char *desc;	/* one line, for zsbench list */
+};
+extern const struct zsb_program zsb_programs[];
+extern const size_t zsb_nprograms;
+const struct zsb_program *zsb_program_find(const char *variant);
+struct zsb_prog_argv {
+	char *argv[ZSB_PROG_MAXARGS + 2];
+	char buf[1024];
+};
+/* argv of p with bin as argv[0] and dev for {dev}: argc, or -1 (too long) */
+int zsb_program_argv(const struct zsb_program *p, const char *bin, const char *dev,
+		     struct zsb_prog_argv *a);
+/* p's binary in path; -1 with why in why (one line) when absent or not p's */
+int zsb_program_bin(const struct zsb_program *p, const struct zsb_opts *o, char *path,
+		    size_t len, char *why, size_t wl);
+/* the start-up of a run, left out of its figure when it is at least twice this */
+#define ZSB_PROG_START		(1ULL << 20)
+struct zsb_prog_run {
+	uint64_t bytes;		/* what arrived */
+	uint64_t ns;		/* from the fork to the last byte */
+	uint64_t start_bytes;	/* what had come when ZSB_PROG_START had, or 0 */
+	uint64_t start_ns;	/* when, from the fork */
+	int status;		/* as zsb_tool_run's */
+	char err[96];		/* the last line of its stderr when it ended early */
+};
+/* one run of argv into the pipe until want bytes: 0, -EPIPE (it ended
+ * first), -EINTR (SIGINT, SIGTERM), -ETIMEDOUT (stalled) or -errno */
+int zsb_program_once(char *const argv[], uint64_t want, struct zsb_prog_run *r);
+/* the selected programs on every implementation; -1 when one failed */
+int zsb_program_run(const struct zsb_opts *o, struct zsb_results *rs);
+
 /* ---- zsbench exec (cmd-exec.c) ---- */
 int zsb_cmd_exec(const struct zsb_opts *o);
 

@@ -131,6 +131,8 @@ static const char *const foreign[] = {
 	"yaml",
 	/* fio */
 	"output-format", "name", "filename", "rw", "bs", "size", "ioengine",
+	/* pv */
+	"no-splice",
 	/* checkpatch, tools/rig/perf-gate.sh, dkms remove */
 	"strict", "kver", "update", "all",
 };
@@ -312,6 +314,18 @@ int main(void)
 	OK("run --workload all", "run", "--workload", "all");
 	tap_ok(o.nwls == nwl_default && o.stress_ng && o.fio && !o.lkp_splice,
 	       "--workload all: the defaults, stress-ng and fio");
+	tap_ok(o.nprogs == (int)zsb_nprograms, "--workload all: every program too");
+	OK("run --workload program-pv,program-dd", "run", "--workload", "program-pv,program-dd");
+	tap_ok(o.nprogs == 2 && !strcmp(o.progs[0]->name, "pv") &&
+	       !strcmp(o.progs[1]->name, "dd") && o.no_workloads && !o.nwls &&
+	       o.program_bytes == 256 << 20, "--workload program-pv,program-dd: those alone");
+	OK("run --workload program,splice-1", "run", "--workload", "program,splice-1",
+	   "--program-bytes", "1M", "--uutils", "/u/coreutils");
+	tap_ok(o.nprogs == (int)zsb_nprograms && o.nwls == 1 && !o.no_workloads &&
+	       o.program_bytes == 1 << 20 && !strcmp(o.uutils, "/u/coreutils"),
+	       "--workload program: every program; --program-bytes, --uutils");
+	BAD("unknown workload 'program-ls'", "an unknown program", "run", "--workload",
+	    "program-ls");
 	OK("run --workload stress-ng,fio", "run", "--workload", "stress-ng,fio", "--no-load");
 	tap_ok(o.stress_ng && o.fio && o.no_workloads && !o.nwls && o.no_load,
 	       "--workload stress-ng,fio: the tools alone");
@@ -327,6 +341,7 @@ int main(void)
 	OK("run --quick", "run", "--quick");
 	tap_ok(o.runs == 2 && o.duration == 0.05 && o.nthreads == 1 && o.threads[0] == 1,
 	       "--quick: 2 runs, 0.05 s, 1 thread");
+	tap_ok(o.program_bytes == 16 << 20, "--quick: 16 MiB a program run");
 	OK("run --quick --runs 7", "run", "--runs", "7", "--quick", "--duration", "0.3");
 	tap_ok(o.runs == 7 && o.duration == 0.3, "--quick keeps an explicit --runs and --duration");
 
@@ -337,6 +352,7 @@ int main(void)
 	       !strcmp(o.wls[4]->variant, "splice-write-64K") && o.nimpls == 4 &&
 	       !strcmp(o.impls[0]->name, "devzero") && !strcmp(o.impls[3]->name, "folio"),
 	       "--icount defaults: 1 thread, 0.02 s, 6 workloads, 4 implementations");
+	tap_ok(o.nprogs == (int)zsb_nprograms, "--icount defaults: every program");
 	OK("run --icount --duration --workload", "run", "--icount", "--duration", "0.5",
 	   "--workload", "splice-64K");
 	tap_ok(o.duration == 0.5 && o.nwls == 1, "--icount keeps --duration and --workload");
@@ -346,6 +362,9 @@ int main(void)
 	tap_ok(o.nwls == 1 && o.wls[0]->eng == &zsb_eng_fill,
 	       "--icount runs any workload: the core owns its loop");
 	BAD("one thread", "--icount refuses a second thread", "run", "--icount", "--threads", "2");
+	OK("run --icount --workload program-pv", "run", "--icount", "--workload", "program-pv");
+	tap_ok(o.nprogs == 1 && !o.nwls && o.no_workloads && o.nimpls == 4,
+	       "--icount runs a program alone, on the icount implementations");
 	BAD("own loops only", "--icount refuses the tools", "run", "--icount", "--workload",
 	    "stress-ng");
 
