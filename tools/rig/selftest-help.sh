@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
 done
 
 # The scripts, as globs relative to the tree; the sourced libraries left out.
-patterns="tools/*.sh tools/results.py tools/rig/*.sh tools/kbuild/*.sh
+patterns="tools/*.sh tools/results.py tools/rig/*.sh tools/rig/*.py tools/kbuild/*.sh
 	tools/lint/*.sh tools/soak/*.sh mainline/submit.sh mainline/contention.sh
 	mainline/check.sh mainline/mem-check.sh
 	userspace/bench.sh userspace/lkp/*.sh"
