@@ -7,7 +7,7 @@
 #   make selftests        the kselftests (need tools/testing/selftests of a kernel
 #                         source tree: linux-source-6.12, or KSFT_DIR=)
 #   make check            the test suite, in a QEMU guest (ends "N passed, N failed")
-#   make mem-check        the mem.c patch series (mainline/) booted and measured
+#   make mem-check        the mem.c patch series (mainline/), or KERNEL_TREE=, booted and measured
 #   make check-debug      the suite on a sanitizer/fault-injection debug kernel
 #   make vm-shell         boot the test guest with a shell (module in /zs)
 #   make check-lkp        the lkp-tests program against lkp-tests (LKP_SRC=)
@@ -194,7 +194,9 @@ soak:
 #                     kernel source, booted, and judged by the kselftests,
 #                     the fix series' selftest, zsbench and LKP's stress-ng
 #                     on the kernel's own /dev/zero; MEM_KERNELS=,
-#                     MEM_PHASES= (Documentation/porting-to-mem.rst)
+#                     MEM_PHASES=; KERNEL_TREE=DIR [KERNEL_BASE=REF]: a
+#                     git tree of yours against its merge-base instead
+#                     (Documentation/porting-to-mem.rst)
 #   make check-debug  the guest suite and short soak on a KASAN/lockdep/
 #                     kmemleak/DEBUG_VM kernel, plus a fault-injection sweep
 #                     of the module load (Documentation/rig.rst)
