@@ -492,16 +492,9 @@ static int lkp_exec(const struct zsb_opts *o, const struct zsb_stressng_bin *b,
 	}
 	if (yaml_metrics(yaml, &run->ops, &run->rate))
 		snprintf(run->err, sizeof(run->err), "no splice metrics (exit %d)", status);
-	if (run->err[0]) {
-		char *last = strrchr(buf, '\n');
-
-		while (last && last > buf && !last[1]) {
-			*last = 0;
-			last = strrchr(buf, '\n');
-		}
+	if (run->err[0])
 		fprintf(stderr, "\nzsbench: lkp-splice (%s): %s; stress-ng said: %s\n", im->name,
-			run->err, last ? last + 1 : buf);
-	}
+			run->err, zsb_last_line(buf));
 	free(buf);
 	return run->err[0] ? -1 : 0;
 }
@@ -720,16 +713,9 @@ static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 					v = -1;
 				if (st || v < 0) {
 					snprintf(r->error, sizeof(r->error), "exit %d", st);
-					if (out) {
-						char *nl = strrchr(out, '\n');
-
-						while (nl && nl > out && !nl[1]) {
-							*nl = 0;
-							nl = strrchr(out, '\n');
-						}
+					if (out)
 						snprintf(r->note, sizeof(r->note), "%s",
-							 nl ? nl + 1 : out);
-					}
+							 zsb_last_line(out));
 					fprintf(stderr, "\nzsbench: stress-ng (%s) failed: %s\n",
 						im->name, r->note);
 					free(out);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The tools: reading fio's JSON, stress-ng's --yaml, versions, module stats. */
+#include "tool.h"
 #include "zsbench.h"
 #include "tap.h"
 
@@ -123,6 +124,15 @@ int main(void)
 
 		tap_ok(zsb_stressng_yaml(empty, "splice", &ops, &rate) == -1,
 		       "--yaml: an entry without figures");
+	}
+	{
+		char out[] = "stress-ng: info: one\nstress-ng: error: two\n\n", one[] = "alone";
+		char none[] = "";
+
+		tap_str(zsb_last_line(out), "stress-ng: error: two",
+			"the last line: trailing newlines cut");
+		tap_str(zsb_last_line(one), "alone", "the last line of one without a newline");
+		tap_str(zsb_last_line(none), "", "the last line of nothing");
 	}
 	{
 		double iops = 0, bw = 0;
