@@ -41,6 +41,17 @@ int zsb_in_path(const char *prog)
 	return !zsb_path_find(prog, buf, sizeof(buf));
 }
 
+char *zsb_last_line(char *buf)
+{
+	size_t n = strlen(buf);
+	char *nl;
+
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	nl = strrchr(buf, '\n');
+	return nl ? nl + 1 : buf;
+}
+
 int zsb_tool_run(char *const argv[], int (*child_setup)(void *), void *arg,
 		 double timeout, char **out)
 {

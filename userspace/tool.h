@@ -10,6 +10,8 @@ int zsb_path_find(const char *prog, char *buf, size_t len);
  * status, 126 when child_setup failed, 127 when exec failed, 128+sig. */
 int zsb_tool_run(char *const argv[], int (*child_setup)(void *), void *arg,
 		 double timeout, char **out);
+/* the last line of the text in buf, its trailing newlines cut in place */
+char *zsb_last_line(char *buf);
 /* A look at the running tool: fn(pid, ctx) once, @after seconds in. */
 struct zsb_tool_probe {
 	double after;

@@ -439,8 +439,6 @@ struct zsb_stressng_bin {
 	int maj, min, pat;
 	int one_byte;		/* has the undrained 1-byte splice */
 };
-/* bogo-ops and bogo-ops-per-second-real-time of stressor in a --yaml document */
-int zsb_stressng_yaml(const char *doc, const char *stressor, double *ops, double *rate);
 int zsb_stressng_version(const char *out, int *maj, int *min, int *pat);
 int zsb_lkp_argv(char **argv, const char *path, const char *timeout, const char *n,
 		 int no_verify);

@@ -123,7 +123,7 @@ int zsb_program_bin(const struct zsb_program *p, const struct zsb_opts *o, char 
 /* the last line of the program's stderr, in r->err */
 static void last_line(int fd, struct zsb_prog_run *r)
 {
-	char buf[512], *s;
+	char buf[512];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 	off_t end = lseek(fd, 0, SEEK_END);
 
@@ -132,10 +132,7 @@ static void last_line(int fd, struct zsb_prog_run *r)
 	if (n <= 0)
 		return;
 	buf[n] = 0;
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = 0;
-	s = strrchr(buf, '\n');
-	snprintf(r->err, sizeof(r->err), "%.*s", (int)sizeof(r->err) - 1, s ? s + 1 : buf);
+	snprintf(r->err, sizeof(r->err), "%.*s", (int)sizeof(r->err) - 1, zsb_last_line(buf));
 }
 
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The stress-ng engine: stress-ng --splice against /dev/zsplice, in two
- * profiles, one command runner and one reader of its metrics (--yaml).
+ * profiles, one command runner; its metrics come from --yaml FILE.
  *
  * The child unshares its mount namespace, makes it private and
  * bind-mounts /dev/zsplice over /dev/zero before exec (nothing outside
@@ -12,7 +12,8 @@
  * --metrics-brief per thread count and implementation, at most 3 runs of
  * --tool-duration.
  *
- * Both read stress-ng's figures from the document it writes with --yaml.
+ * Both read stress-ng's figures from the document it writes with --yaml
+ * (stressng-yaml.c), never from its text.
  *
  * LKP (--workload lkp-splice): the kernel test robot's run.  LKP ran
  * stress-ng V0.17.00 --splice with nr_threads=100% (64 instances), 60 s,
@@ -51,6 +52,7 @@
 #include <linux/zsplice.h>
 
 #include "model.h"
+#include "stressng-yaml.h"
 #include "tool.h"
 #include "zsbench.h"
 
@@ -157,59 +159,6 @@ static int stressng_find(const struct zsb_opts *o, int lkp, struct zsb_stressng_
 
 /* ---- its metrics, from the --yaml document: both profiles ---- */
 
-/* the value of "key: value" in line (after its indentation), or NULL */
-static const char *yaml_value(const char *line, const char *key)
-{
-	size_t n = strlen(key);
-
-	line += strspn(line, " ");
-	if (strncmp(line, key, n) || line[n] != ':' || line[n + 1] != ' ')
-		return NULL;
-	return line + n + 2;
-}
-
-/*
- * stress-ng --yaml FILE writes (0.15.06):
- *   metrics:
- *       - stressor: splice
- *         bogo-ops: 555388
- *         bogo-ops-per-second-real-time: 277682.695545
- * the top-level "metrics:" a list of one mapping per stressor.  Returns 0
- * and fills *ops and *rate (bogo ops/s in real time, the figure LKP's
- * stats/stress-ng takes from the table) from stressor's entry.
- */
-int zsb_stressng_yaml(const char *doc, const char *stressor, double *ops, double *rate)
-{
-	int in_metrics = 0, mine = 0, got = 0;
-
-	for (const char *l = doc; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		size_t len = strcspn(l, "\n");
-		char line[256];
-		const char *v;
-
-		snprintf(line, sizeof(line), "%.*s", (int)(len < 255 ? len : 255), l);
-		if (line[0] && line[0] != ' ') {
-			in_metrics = !strcmp(line, "metrics:");
-			mine = 0;
-			continue;
-		}
-		if (!in_metrics)
-			continue;
-		v = line + strspn(line, " ");
-		if (v[0] == '-' && v[1] == ' ') {
-			v = yaml_value(v + 2, "stressor");
-			mine = v && !strcmp(v, stressor);
-		} else if (mine && (v = yaml_value(line, "bogo-ops"))) {
-			*ops = strtod(v, NULL);
-			got |= 1;
-		} else if (mine && (v = yaml_value(line, "bogo-ops-per-second-real-time"))) {
-			*rate = strtod(v, NULL);
-			got |= 2;
-		}
-	}
-	return got == 3 ? 0 : -1;
-}
-
 /* a temporary file for --yaml: its path in buf, 0 or -1 */
 static int yaml_file(char *buf, size_t len)
 {
@@ -226,21 +175,21 @@ static int yaml_file(char *buf, size_t len)
 	return 0;
 }
 
-/* the splice stressor's figures in the document at path, which goes */
-static int yaml_metrics(const char *path, double *ops, double *rate)
+/*
+ * The splice stressor's figures in the --yaml file at path, which this
+ * removes; 0, or -1 with why in err.
+ */
+static int yaml_metrics(const char *path, double *ops, double *rate, char *err, size_t len)
 {
-	FILE *f = fopen(path, "re");
-	char *doc = NULL;
-	size_t cap = 0;
-	int rc = -1;
+	struct zsb_sng_metrics m;
+	int rc = zsb_stressng_yaml_file(path, "splice", &m, err, len);
 
-	if (f && getdelim(&doc, &cap, 0, f) > 0)
-		rc = zsb_stressng_yaml(doc, "splice", ops, rate);
-	if (f)
-		fclose(f);
-	free(doc);
 	unlink(path);
-	return rc;
+	if (rc)
+		return -1;
+	*ops = m.ops;
+	*rate = m.rate;
+	return 0;
 }
 
 /* ---- looking at the instances before the alarm ---- */
@@ -435,7 +384,7 @@ struct lkp_run {
 	double ops, rate;
 	int ninst, stalled;
 	struct lkp_inst inst[LKP_MAX_INST];
-	char err[96];
+	char err[160];
 	char held[96];
 };
 
@@ -452,7 +401,7 @@ static void lkp_look(int pid, void *ctx)
 static int lkp_exec(const struct zsb_opts *o, const struct zsb_stressng_bin *b,
 		    const struct zsb_impl *im, struct lkp_run *run)
 {
-	char nbuf[16], bbuf[32], tbuf[32], yaml[PATH_MAX];
+	char nbuf[16], bbuf[32], tbuf[32], yaml[PATH_MAX], why[120];
 	char *argv[16];
 	int argc = 0;
 	double T = o->lkp_time;
@@ -490,18 +439,11 @@ static int lkp_exec(const struct zsb_opts *o, const struct zsb_stressng_bin *b,
 		free(buf);
 		return -1;
 	}
-	if (yaml_metrics(yaml, &run->ops, &run->rate))
-		snprintf(run->err, sizeof(run->err), "no splice metrics (exit %d)", status);
-	if (run->err[0]) {
-		char *last = strrchr(buf, '\n');
-
-		while (last && last > buf && !last[1]) {
-			*last = 0;
-			last = strrchr(buf, '\n');
-		}
+	if (yaml_metrics(yaml, &run->ops, &run->rate, why, sizeof(why)))
+		snprintf(run->err, sizeof(run->err), "exit %d, --yaml: %s", status, why);
+	if (run->err[0])
 		fprintf(stderr, "\nzsbench: lkp-splice (%s): %s; stress-ng said: %s\n", im->name,
-			run->err, last ? last + 1 : buf);
-	}
+			run->err, zsb_last_line(buf));
 	free(buf);
 	return run->err[0] ? -1 : 0;
 }
@@ -704,8 +646,8 @@ static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 			r->size = 64 * 1024;
 			r->threads = o->threads[ti];
 			for (int run = 0; run < runs && !zsb_stop_signal(); run++) {
-				char *out = NULL;
-				int st;
+				char *out = NULL, why[120];
+				int st, bad;
 				double v, ops;
 
 				zsb_progress("stress-ng --splice %s  %-9s run %d/%d", nbuf,
@@ -716,22 +658,16 @@ static int plain_run(const struct zsb_opts *o, struct zsb_results *rs)
 				}
 				st = zsb_tool_run(argv, zsb_impl_param(im) ? zsb_bind_zsplice : NULL, NULL,
 						  o->tool_duration + 20, &out);
-				if (yaml_metrics(yaml, &ops, &v))
-					v = -1;
-				if (st || v < 0) {
+				bad = yaml_metrics(yaml, &ops, &v, why, sizeof(why));
+				if (st || bad) {
+					/* a failed run's own last word first, then the YAML's */
 					snprintf(r->error, sizeof(r->error), "exit %d", st);
-					if (out) {
-						char *nl = strrchr(out, '\n');
-
-						while (nl && nl > out && !nl[1]) {
-							*nl = 0;
-							nl = strrchr(out, '\n');
-						}
-						snprintf(r->note, sizeof(r->note), "%s",
-							 nl ? nl + 1 : out);
-					}
-					fprintf(stderr, "\nzsbench: stress-ng (%s) failed: %s\n",
-						im->name, r->note);
+					snprintf(r->note, sizeof(r->note), "%s%s%s%s",
+						 st && out ? zsb_last_line(out) : "",
+						 st && out && bad ? "; " : "", bad ? "--yaml: " : "",
+						 bad ? why : "");
+					fprintf(stderr, "\nzsbench: stress-ng (%s) failed (exit %d): %s\n",
+						im->name, st, r->note);
 					free(out);
 					rc = -1;
 					break;
