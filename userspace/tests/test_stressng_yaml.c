@@ -13,8 +13,10 @@
 
 /*
  * The fixture tests/stress-ng-0.15.06-splice.yaml is the file Debian
- * bookworm's stress-ng 0.15.06 wrote on the host (kernel 6.18, the
- * kernel's /dev/zero), unedited, for zsbench's plain command line:
+ * bookworm's stress-ng 0.15.06 wrote on a bookworm host (splicing the
+ * kernel's /dev/zero) for zsbench's plain command line, with system-info's
+ * fields that name a machine (run-by, date and time, hostname, nodename,
+ * release, version, uptime, RAM) replaced by placeholders; metrics unedited:
  *   stress-ng --splice 2 --timeout 2s --metrics-brief --yaml FILE
  * Its table said "splice  93869  2.00  0.86  1.17  46989.52  46263.49".
  */
