@@ -13,6 +13,7 @@
 #   make check-lkp        the lkp-tests program against lkp-tests (LKP_SRC=)
 #   make bench            the comparison benchmark (README's main command)
 #   make install          install module, zsbench, header, man pages (root)
+#   make man              the man pages from their rst sources (rst2man)
 #   make KVER=... / KDIR=...  build against another kernel
 
 SHELL := /bin/bash
@@ -86,6 +87,7 @@ results:
 
 clean:
 	$(ZS_KEXEC) $(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
+	rm -f $(MANPAGES)
 	$(MAKE) -C $(TOP)/userspace clean
 	-$(MAKE) -C $(TOP)/selftests clean
 	$(MAKE) -C $(TOP)/tools/soak clean
@@ -95,6 +97,23 @@ clean:
 .PHONY: lint
 lint:
 	bash $(TOP)/tools/lint/lint.sh $(KVER) $(TOP)/.lint
+
+# The man pages, rendered by docutils' rst2man from the rst reference of
+# each interface: zsplice(4) from Documentation/zsplice.rst.  Any message
+# of rst2man fails the build (--strict); @VERSION@ becomes VERSION.
+RST2MAN ?= rst2man
+MANPAGES := Documentation/zsplice.4
+.PHONY: man
+man: $(MANPAGES)
+
+Documentation/zsplice.4: Documentation/zsplice.rst VERSION
+$(MANPAGES):
+	@command -v $(RST2MAN) >/dev/null || { \
+		echo "zsplice: the man pages need rst2man (Debian: apt-get install python3-docutils)" >&2; \
+		exit 1; }
+	$(RST2MAN) --strict $< $@.tmp
+	sed -i 's|@VERSION@|$(ZSPLICE_VERSION)|g' $@.tmp
+	mv $@.tmp $@
 
 # ---------------------------------------------------------------------------
 # Installation.  The module goes to /lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
@@ -145,12 +164,12 @@ install-user: userspace
 		$(ZS_DATADIR)/bash-completion/completions/zsbench
 
 # The header goes to include/zsplice/, not include/linux/ (linux-libc-dev's).
-install-dev:
+install-dev: Documentation/zsplice.4
 	install -D -m 0644 include/uapi/linux/zsplice.h \
 		$(DESTDIR)$(PREFIX)/include/zsplice/zsplice.h
 	install -d $(ZS_DATADIR)/pkgconfig $(ZS_DATADIR)/man/man4
 	$(ZS_SUBST) tools/zsplice.pc.in >$(ZS_DATADIR)/pkgconfig/zsplice.pc
-	$(ZS_SUBST) Documentation/zsplice.4 >$(ZS_DATADIR)/man/man4/zsplice.4
+	install -m 0644 Documentation/zsplice.4 $(ZS_DATADIR)/man/man4/zsplice.4
 
 install-conf:
 	@if [ -e $(MODPROBE_CONF) ]; then \

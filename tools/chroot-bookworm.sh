@@ -3,7 +3,8 @@
 #
 # A clean Debian bookworm chroot (debootstrap --variant=minbase) with only
 # what a user building zsplice has: build-essential, kmod, libkmod-dev,
-# liburing-dev, libjson-c-dev, pkg-config and the linux-headers package of one kernel.
+# liburing-dev, libjson-c-dev, pkg-config, python3-docutils (rst2man, for
+# the man pages of make install) and the linux-headers package of one kernel.
 # Used by the clean-machine checks (quick start, Debian package).
 #
 # Usage: tools/chroot-bookworm.sh COMMAND [KVER] [-- CMD]   (run as root)
@@ -33,7 +34,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cache=/var/cache/zsplice/chroot-bookworm
 mirror=${ZS_MIRROR:-http://deb.debian.org/debian}
 security=${ZS_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
-pkgs="build-essential kmod libkmod-dev liburing-dev libjson-c-dev pkg-config"
+pkgs="build-essential kmod libkmod-dev liburing-dev libjson-c-dev pkg-config python3-docutils"
 
 die() { echo "chroot-bookworm: $*" >&2; exit 1; }
 # usage [STATUS]: the Usage paragraph of the header above, then the rest of
