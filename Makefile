@@ -99,14 +99,16 @@ lint:
 	bash $(TOP)/tools/lint/lint.sh $(KVER) $(TOP)/.lint
 
 # The man pages, rendered by docutils' rst2man from the rst reference of
-# each interface: zsplice(4) from Documentation/zsplice.rst.  Any message
-# of rst2man fails the build (--strict); @VERSION@ becomes VERSION.
+# each interface: zsplice(4) from Documentation/zsplice.rst, zsbench(1)
+# from Documentation/zsbench.rst.  Any message of rst2man fails the build
+# (--strict); @VERSION@ becomes VERSION.
 RST2MAN ?= rst2man
-MANPAGES := Documentation/zsplice.4
+MANPAGES := Documentation/zsplice.4 Documentation/zsbench.1
 .PHONY: man
 man: $(MANPAGES)
 
 Documentation/zsplice.4: Documentation/zsplice.rst VERSION
+Documentation/zsbench.1: Documentation/zsbench.rst VERSION
 $(MANPAGES):
 	@command -v $(RST2MAN) >/dev/null || { \
 		echo "zsplice: the man pages need rst2man (Debian: apt-get install python3-docutils)" >&2; \
@@ -155,7 +157,7 @@ ZS_SUBST := sed -e 's|@VERSION@|$(ZSPLICE_VERSION)|g' -e 's|@PREFIX@|$(PREFIX)|g
 .PHONY: install-user install-dev install-conf
 install: install-module install-user install-dev install-conf
 
-install-user: userspace
+install-user: userspace Documentation/zsbench.1
 	install -D -m 0755 userspace/zsbench $(DESTDIR)$(PREFIX)/bin/zsbench
 	install -D -m 0644 Documentation/zsbench.1 $(ZS_DATADIR)/man/man1/zsbench.1
 	install -d $(ZS_DATADIR)/zsbench/fio

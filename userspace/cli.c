@@ -6,7 +6,7 @@
  * type, where it lands in struct zsb_opts (offset), its range and its
  * help.  getopt_long's table, the parser, the range and type errors and
  * each subcommand's --help are made from it; tests/test_cli.c checks that
- * zsbench.1 documents every entry.
+ * zsbench(1), Documentation/zsbench.rst, documents every entry.
  */
 #include <errno.h>
 #include <fcntl.h>
