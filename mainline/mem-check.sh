@@ -411,7 +411,7 @@ for phase in guest quick; do
 		kernel_boot "$k" "$phase" --timeout "${ZSVM_TIMEOUT:-3600}" \
 			"${collect[@]}" "${kfiles[@]}" -- "$cmd"
 		say "$phase: kernel $k: $(($(date +%s) - start)) s in the guest"
-		echo "$(($(date +%s) - start))" >"$out/$phase-$k/time.txt"
+		cp "$out/$phase-$k/elapsed" "$out/$phase-$k/time.txt" 2>/dev/null
 		stamp "$out/$phase-$k" "$k"
 		[ -f "$out/$phase-$k/zsbench.json" ] && cp "$out/$phase-$k/zsbench.json" "$out/zsbench-$k.json"
 	done
@@ -426,7 +426,6 @@ if has_phase icount; then
 	for k in $kernels; do
 		rm -rf "$out/icount-$k" "$out/icount-$k.json"
 		say "icount: kernel $k ($(cat "${kdir[$k]}/release"))"
-		start=$(date +%s)
 		kernel_boot "$k" icount --icount --cpus 1 --timeout 900 \
 			--file "$top/userspace/zsbench:/zs/bin/" "${pfiles[@]}" \
 			--file "$g/programs.sh:/zs/bin/" --collect /tmp/icount.json -- \
@@ -437,7 +436,7 @@ if has_phase icount; then
 			sh /zs/bin/programs.sh" &&
 			cp "$out/icount-$k/icount.json" "$out/icount-$k.json" &&
 			stamp "$out/icount-$k" "$k"
-		[ -d "$out/icount-$k" ] && echo "$(($(date +%s) - start))" >"$out/icount-$k/time.txt"
+		cp "$out/icount-$k/elapsed" "$out/icount-$k/time.txt" 2>/dev/null
 	done
 fi
 

@@ -462,6 +462,8 @@ if [ "$timed_out" = 0 ] && ! grep -aq '^zsvm: guest up:' "$out/console.log" &&
 	boot
 fi
 rm -f "$out/initrd.cpio"
+# the last boot's seconds, from QEMU's start (the lock's wait left out)
+echo "$elapsed" >"$out/elapsed"
 
 # ----------------------------------------------------------------- verdict
 # Collected files.
