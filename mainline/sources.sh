@@ -255,7 +255,7 @@ zs_ltp() {
 			else
 				t=$c/ltp-full-$v.tar.xz
 				if [ ! -s "$t" ]; then
-					curl -fsSL -o "$t.tmp" "$ZS_LTP_URL/$v/ltp-full-$v.tar.xz" && mv "$t.tmp" "$t" || {
+					curl -fsSL --connect-timeout 60 -o "$t.tmp" "$ZS_LTP_URL/$v/ltp-full-$v.tar.xz" && mv "$t.tmp" "$t" || {
 						rm -f "$t.tmp"
 						echo "could not download $ZS_LTP_URL/$v/ltp-full-$v.tar.xz (or set ZS_LTP_SRC to an LTP tree or git directory)" >&2
 						exit 1
