@@ -12,7 +12,7 @@
 # 1 when a test failed, broke or printed no Summary, or when there is no
 # test here.
 tmo=${MEM_LTP_TIMEOUT:-300}
-export LTP_TIMEOUT_MUL=${MEM_LTP_TIMEOUT_MUL:-4}
+export LTP_TIMEOUT_MUL="${MEM_LTP_TIMEOUT_MUL:-4}"
 fail=0
 n=0
 for t in ./splice[0-9]* ./tee[0-9]*; do
