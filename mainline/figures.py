@@ -71,6 +71,11 @@ v3+huge-zero-folio, rfc, ...), W a zsbench workload (splice-1M, ...):
   zeroout.K.write_zeroes_max_bytes, .thp_zero_page_alloc.before, .after
                       "  zeroout: write_zeroes_max_bytes N,
                       thp_zero_page_alloc A -> B"
+  ltp.K.TEST.pass (.fail .brok .conf .warn), ltp.K.TEST.exit
+                      "  ltp: TEST pass P fail F brok B conf C warn W
+                      exit S": the counts of LTP's Summary of a splice or
+                      tee test and its exit status
+                      (mainline/guest/ltp-splice.sh)
 Sections "== quick-K" (MEM_PHASES=quick) give the same keys under
 "quick.": quick.fill.K.64K, quick.boot.K.release, ...
 
@@ -194,6 +199,8 @@ SETUP0_RE = re.compile(r"^\s+setup: writing 0 after pinning (refused|was accepte
 ZEROOUT_RE = re.compile(r"^\s+zeroout: \S+ (\d+) MiB zeroed, (ok)\s*$")
 ZEROOUT_ENV_RE = re.compile(r"^\s+zeroout: write_zeroes_max_bytes (\d+), "
                             r"thp_zero_page_alloc (\d+) -> (\d+)\s*$")
+LTP_RE = re.compile(r"^\s+ltp: (\S+) pass (\d+) fail (\d+) brok (\d+) conf (\d+) "
+                    r"warn (\d+) exit (\d+)\s*$")
 ROW_RE = re.compile(r"^\s*([\d.e+-]+)\s+(?:±\s*(\d+)%\s+)?([+-][\d.e+]+)%\s+"
                     r"([\d.e+-]+)\s+(?:±\s*(\d+)%\s+)?"
                     r"(\w+)\.(\S+)\.(\d+t)\.(\w+) \[(\S+)\]\s*$")
@@ -356,6 +363,12 @@ def parse(path, text=None):
             figs.put("%szeroout.%s.write_zeroes_max_bytes" % (pre, k), m.group(1), n)
             figs.put("%szeroout.%s.thp_zero_page_alloc.before" % (pre, k), m.group(2), n)
             figs.put("%szeroout.%s.thp_zero_page_alloc.after" % (pre, k), m.group(3), n)
+            continue
+        m = LTP_RE.match(line)
+        if m:
+            key = "%sltp.%s.%s." % (pre, k, m.group(1))
+            for i, name in enumerate(("pass", "fail", "brok", "conf", "warn", "exit")):
+                figs.put(key + name, m.group(i + 2), n)
             continue
     return dict(figs)
 

@@ -10,6 +10,8 @@
 # target mode (fill counts included), the fix series' selftest
 # splice_int_max (FIONREAD, splice, tee and io_uring beyond INT_MAX; again
 # with kernel.io_uring_disabled=2, where its io_uring tests must skip),
+# LTP's splice and tee tests (mainline/guest/ltp-splice.sh; each patched
+# kernel must give stock's counts),
 # zsbench on /dev/zero and LKP's stress-ng command on /dev/zero and on the
 # module's `none`, and mainline/contention.sh (1 and 2 threads, the
 # reference against the module's copy, to TCP and O_DIRECT; TCG shows no
@@ -47,7 +49,8 @@
 #                 splice_int_max only (MEM_QUICK_TESTS, default
 #                 "zsplice_fill_test splice_int_max": zsplice kselftests
 #                 by name, splice_int_max, splice_int_max_no_uring,
-#                 zeroout; the edit loop);
+#                 zeroout, ltp (LTP's splice and tee tests); the edit
+#                 loop);
 #                 summary = none of them, only the summary of what the
 #                 output directory holds; icount = the -icount
 #                 boot and the comparison against stock
@@ -62,11 +65,15 @@
 # MEM_LKP_STRESSNG (default /var/cache/zsplice/stress-ng/V0.17.00/stress-ng
 # when it exists, else the installed stress-ng, bookworm's 0.15.06, whose
 # splice stressor has the same undrained 1-byte splice; "none" skips),
-# MEM_LKP_TIME (60), ZSVM_TIMEOUT (default 3600).
+# MEM_LKP_TIME (60), ZSVM_TIMEOUT (default 3600); ZS_LTP_SRC, an LTP
+# source tree or git directory instead of downloading LTP's release
+# ZS_LTP_VERSION (mainline/sources.sh: zs_ltp; when LTP cannot be had,
+# its tests are not run and mem-check says why).
 #
 # Exit status non-zero when a kselftest or splice_int_max fails on a patched
 # kernel (splice_int_max is expected to fail on stock: reported, not a
-# failure), a kernel splats or a guest times out.
+# failure), a patched kernel's LTP splice and tee results differ from
+# stock's, a kernel splats or a guest times out.
 set -uo pipefail
 
 case ${1:-} in
@@ -288,6 +295,14 @@ fi
 
 gcc -O2 -Wall -Wextra -pthread -static -o "$out/contention" "$here/contention.c" || exit 2
 gcc -O2 -Wall -Wextra -static -o "$out/zeroout" "$here/zeroout.c" || exit 2
+# LTP's splice and tee tests (mainline/sources.sh: zs_ltp), static.
+ltp=()
+if ltpdir=$(zs_ltp 2>"$out/build-ltp.log"); then
+	for f in "$ltpdir"/splice[0-9]* "$ltpdir"/tee[0-9]*; do ltp+=(--file mem "$f"); done
+	say "LTP $(cat "$ltpdir/VERSION"): $(cd "$ltpdir" && echo splice[0-9]* tee[0-9]*)"
+else
+	say "LTP splice/tee not run: $(tail -n 1 "$out/build-ltp.log")"
+fi
 lkp=${MEM_LKP_STRESSNG:-/var/cache/zsplice/stress-ng/V0.17.00/stress-ng}
 [ "$lkp" = none ] || [ -x "$lkp" ] || lkp=$(command -v stress-ng || echo none)
 files=()
@@ -309,6 +324,11 @@ if [ -x "$int_max" ]; then
 	intmax_t="-t mem:splice_int_max -t mem:splice_int_max_no_uring "
 fi
 [ "$lkp" = none ] || args+=(--prog mem "$g/lkp.sh")
+ltp_t=
+if [ ${#ltp[@]} -gt 0 ]; then
+	args+=(--prog mem "$g/ltp-splice.sh" "${ltp[@]}")
+	ltp_t="-t mem:ltp-splice.sh "
+fi
 args+=(--prog mem "$g/contention-run.sh" --file mem "$here/contention.sh"
        --file mem "$out/contention" --prog mem "$g/programs.sh"
        --prog mem "$g/zeroout.sh" --file mem "$out/zeroout"
@@ -322,6 +342,7 @@ for t in ${MEM_QUICK_TESTS:-zsplice_fill_test splice_int_max}; do
 	splice_int_max) [ -x "$int_max" ] && args+=(--prog mem "$int_max") ;;
 	splice_int_max_no_uring) [ -x "$int_max" ] && args+=(--file mem "$int_max" --prog mem "$g/splice_int_max_no_uring") ;;
 	zeroout) args+=(--prog mem "$g/zeroout.sh" --file mem "$out/zeroout") ;;
+	ltp) [ ${#ltp[@]} -eq 0 ] || args+=(--prog mem "$g/ltp-splice.sh" "${ltp[@]}") ;;
 	*) args+=(--prog zsplice "$top/selftests/$t") ;;
 	esac
 done
@@ -401,7 +422,7 @@ for phase in guest quick; do
 			cmd="$env; $r -o $tmo"
 		else
 			cmd="$env; $r -c zsplice -o $tmo; $r ${intmax_t}-t mem:zsbench.sh -o $tmo;"
-			cmd="$cmd $r -t mem:short_splice_read.sh -t mem:default_file_splice_read.sh -t mem:programs.sh -t mem:zeroout.sh -o $tmo;"
+			cmd="$cmd $r -t mem:short_splice_read.sh -t mem:default_file_splice_read.sh -t mem:programs.sh -t mem:zeroout.sh ${ltp_t}-o $tmo;"
 			cmd="$cmd $r -t rig:load.sh; $r -t mem:$([ "$lkp" = none ] || echo "lkp.sh -t mem:")contention-run.sh -o $tmo"
 		fi
 		say "$phase: kernel $k ($(cat "${kdir[$k]}/release")), /dev/zero as $(impl_of "$k")"
@@ -462,13 +483,17 @@ fi
 				sed 's/^  intmax: splice_pipe_to_pipe /  intmax: splice /' | awk '!seen[$2]++'
 			grep -E '^# ((lkp|devzero|none): .*asleep|.*stress-ng: (info|metrc).*splice)' "$log" | sed 's/^# //'
 			grep -E '^# (devzero|copy|zeropage) /dev/.* MBps ' "$log" | sed 's/^# /  /'
-			grep -E '^(# )*(program [^ ]* median|tcp_mmap: received|setup: |zeroout: )' "$log" | sed -E 's/^(# )*/  /'
+			grep -E '^(# )*(program [^ ]* median|tcp_mmap: received|setup: |zeroout: |ltp: )' "$log" | sed -E 's/^(# )*/  /'
 			grep -E '^(not )?ok [0-9]+ selftests: mem: (short_splice_read|default_file_splice_read)' "$log" |
 				sed -E 's/^(not ok|ok) [0-9]+ selftests: mem: ([^ ]*).*/  kselftest splice: \2 \1/'
 		done
 	done
 } | tee "$out/summary.txt"
 
+# ltp_results DIR: the LTP lines of $out/DIR's guest output, sorted.
+ltp_results() {
+	sed -nE 's/^(# )*ltp: //p' "$out/$1/output.log" 2>/dev/null | sort
+}
 # A zsplice kselftest that failed or never ran fails mem-check on every
 # kernel; splice_int_max is expected to pass where the fix series is
 # applied, and to fail elsewhere (reported, not a failure).
@@ -489,6 +514,17 @@ for phase in guest quick; do
 			what=kselftest
 			[ "${has_fix[$k]}" = 1 ] && what="kselftest or splice_int_max"
 			say "kernel $k: a $what failed"
+			fail=1
+		fi
+		# LTP's splice and tee tests: stock's results, test by test
+		if [[ " $kernels " != *" stock "* ]]; then
+			grep -qE '^(# )*ltp: ' "$log" && say "kernel $k: LTP results not compared: no stock in MEM_KERNELS"
+			continue
+		fi
+		d=$(diff <(ltp_results "$phase-stock") <(ltp_results "$phase-$k") |
+			sed -n 's/^[<>] \([^ ]*\) .*/\1/p' | sort -u | xargs)
+		if [ -n "$d" ]; then
+			say "kernel $k: LTP results differ from stock's: $d"
 			fail=1
 		fi
 	done

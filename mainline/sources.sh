@@ -203,3 +203,97 @@ zs_tree_diff() {
 	git -C "$1" diff --binary --no-color --no-ext-diff "$2" -- >"$3" || return 1
 	[ -s "$3" ] || return 2
 }
+
+# ------------------------------------------------ LTP's splice and tee tests
+
+# zs_ltp: a directory holding LTP's splice and tee tests (splice01... and
+# tee01..., whichever the release has), static x86_64 binaries, or status
+# 1 with the reason on stderr.  The source: ZS_LTP_SRC, a directory (an
+# LTP tree, built in a copy) or a git directory (its tag $ZS_LTP_VERSION,
+# archived into $ZS_LTP_CACHE/src-<tag>), else the release tarball
+# ltp-full-$ZS_LTP_VERSION.tar.xz downloaded from GitHub into
+# $ZS_LTP_CACHE.  Only lib/ and the two test directories are built
+# (LDFLAGS=-static), once per version: $ZS_LTP_CACHE/bin-<version>/ (for
+# a directory source bin-<version>-dir-<hash of its path>: remove it to
+# rebuild), the build's log beside it.
+ZS_LTP_CACHE=${ZS_LTP_CACHE:-/var/cache/zsplice/ltp}
+ZS_LTP_VERSION=${ZS_LTP_VERSION:-20260529}
+ZS_LTP_URL=${ZS_LTP_URL:-https://github.com/linux-test-project/ltp/releases/download}
+zs_ltp() {
+	local v=$ZS_LTP_VERSION s=${ZS_LTP_SRC:-} c=$ZS_LTP_CACHE key tree t
+	[ "$(uname -m)" = x86_64 ] || { echo "LTP for the x86_64 guest builds on an x86_64 host only" >&2; return 1; }
+	mkdir -p "$c" || { echo "cannot create $c" >&2; return 1; }
+	if [ -n "$s" ] && [ -f "$s/configure.ac" ]; then
+		v=$(cat "$s/VERSION" 2>/dev/null) || { echo "ZS_LTP_SRC=$s: no VERSION file" >&2; return 1; }
+		key=$v-dir-$(printf '%s' "$(cd "$s" && pwd -P)" | sha256sum | cut -c1-12)
+	elif [ -n "$s" ]; then
+		git --git-dir="$s" rev-parse -q --verify "refs/tags/$v^{commit}" >/dev/null 2>&1 || {
+			echo "ZS_LTP_SRC=$s: neither an LTP source tree nor a git directory with tag $v (ZS_LTP_VERSION)" >&2
+			return 1
+		}
+		key=$v
+	else
+		key=$v
+	fi
+	[ -e "$c/bin-$key/done" ] && { echo "$c/bin-$key"; return 0; }
+	(
+		flock 8
+		[ -e "$c/bin-$key/done" ] && exit 0
+		for p in make gcc pkg-config; do
+			command -v "$p" >/dev/null || { echo "no $p on the host (tools/rig/deps.sh)" >&2; exit 1; }
+		done
+		if [ -n "$s" ] && [ -f "$s/configure.ac" ]; then
+			tree=$c/build-$key
+			rm -rf "$tree" && mkdir -p "$tree" && cp -a "$s/." "$tree/" || exit 1
+			(cd "$tree" && make -s clean >/dev/null 2>&1)
+		elif [ ! -e "$c/src-$v/done" ]; then
+			tree=$c/src-$v
+			rm -rf "$tree" && mkdir -p "$tree" || exit 1
+			if [ -n "$s" ]; then
+				git --git-dir="$s" archive "$v" | tar -C "$tree" -xf - ||
+					{ echo "git archive $v of $s failed" >&2; exit 1; }
+			else
+				t=$c/ltp-full-$v.tar.xz
+				if [ ! -s "$t" ]; then
+					curl -fsSL --connect-timeout 60 -o "$t.tmp" "$ZS_LTP_URL/$v/ltp-full-$v.tar.xz" && mv "$t.tmp" "$t" || {
+						rm -f "$t.tmp"
+						echo "could not download $ZS_LTP_URL/$v/ltp-full-$v.tar.xz (or set ZS_LTP_SRC to an LTP tree or git directory)" >&2
+						exit 1
+					}
+				fi
+				tar -C "$tree" --strip-components=1 -xJf "$t" || { echo "$t: cannot unpack" >&2; exit 1; }
+			fi
+			touch "$tree/done"
+		else
+			tree=$c/src-$v
+		fi
+		log=$c/bin-$key.log
+		if [ ! -x "$tree/configure" ]; then
+			for p in autoconf automake; do
+				command -v "$p" >/dev/null ||
+					{ echo "no $p on the host: needed for LTP's make autotools (tools/rig/deps.sh)" >&2; exit 1; }
+			done
+		fi
+		echo "building LTP $v's splice and tee tests (log: $log)" >&2
+		(
+			cd "$tree" &&
+			{ [ -x configure ] || make autotools; } &&
+			./configure LDFLAGS=-static &&
+			make -j"$(nproc)" -C lib &&
+			make -C testcases/kernel/syscalls/splice &&
+			make -C testcases/kernel/syscalls/tee
+		) >"$log" 2>&1 || { echo "LTP $v did not build (see $log)" >&2; exit 1; }
+		rm -rf "$c/bin-$key.tmp" && mkdir -p "$c/bin-$key.tmp" || exit 1
+		n=0
+		for t in "$tree"/testcases/kernel/syscalls/splice/splice[0-9]* "$tree"/testcases/kernel/syscalls/tee/tee[0-9]*; do
+			case $t in *.*) continue ;; esac
+			[ -x "$t" ] || continue
+			strip -o "$c/bin-$key.tmp/${t##*/}" "$t" || exit 1
+			n=$((n + 1))
+		done
+		[ "$n" -gt 0 ] || { echo "LTP $v built no splice or tee test (see $log)" >&2; exit 1; }
+		echo "$v" >"$c/bin-$key.tmp/VERSION"
+		rm -rf "$c/bin-$key" && mv "$c/bin-$key.tmp" "$c/bin-$key" && touch "$c/bin-$key/done"
+	) 8>"$c/bin-$key.lock" || return 1
+	echo "$c/bin-$key"
+}

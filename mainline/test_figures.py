@@ -45,6 +45,8 @@ none: 56780.36 ops/s (3406857 ops), 0 of 2 instances asleep in pipe_wait_writabl
   setup: persistent_huge_zero_folio 1, thp_zero_page_alloc 0 -> 1
   setup: writing 0 after pinning refused
   zeroout: write_zeroes_max_bytes 0, thp_zero_page_alloc 1 -> 1
+  ltp: splice07 pass 613 fail 0 brok 0 conf 2 warn 0 exit 0
+  ltp: tee02 pass 2 fail 1 brok 3 conf 4 warn 5 exit 7
 == icount-stock (7.3.4-zsa9adb1af; commit abc1234, 2026-12-07T02:20:13Z, guest: mitigations=off init_on_alloc=1)
   program uutils-cat median ns 60000000 GiBps 8.944 ns-per-GiB 120000000
 == guest-v3+huge-zero-folio (7.3.4-zs28f74fc3; commit abc1234, 2026-12-07T02:09:49Z, guest: mitigations=off init_on_alloc=1)
@@ -52,6 +54,7 @@ none: 56780.36 ops/s (3406857 ops), 0 of 2 instances asleep in pipe_wait_writabl
 devzero: 120624.85 ops/s (7237340 ops), 0 of 2 instances asleep in pipe_wait_writable
 == quick-perf (7.3.4-zs11111111; commit abc1234, 2026-12-07T03:00:00Z, guest: mitigations=off init_on_alloc=1)
   fill: zsplice zeropage pipe 64 KiB: 61441 splices of 1 byte(s) (expected 61441) in 0.06 s
+  ltp: splice01 pass 1 fail 0 brok 0 conf 0 warn 0 exit 0
 == zsbench compare stock v3
 base: zsbench-stock.json  kernel 7.3.4-zsa9adb1af
 cand: zsbench-v3.json  kernel 7.3.4-zsbb3d3623
@@ -119,6 +122,20 @@ class Parse(unittest.TestCase):
         self.assertEqual(f["zeroout.stock.write_zeroes_max_bytes"], "0")
         self.assertEqual(f["zeroout.stock.thp_zero_page_alloc.after"], "1")
 
+    def test_ltp(self):
+        f = figs()
+        self.assertEqual(f["ltp.stock.splice07.pass"], "613")
+        self.assertEqual(f["ltp.stock.splice07.conf"], "2")
+        for name, v in (("pass", "2"), ("fail", "1"), ("brok", "3"), ("conf", "4"),
+                        ("warn", "5"), ("exit", "7")):
+            self.assertEqual(f["ltp.stock.tee02." + name], v)
+        self.assertEqual(f["quick.ltp.perf.splice01.pass"], "1")
+        self.assertNotIn("ltp.perf.splice01.pass", f)
+        # a line that is not one of ltp-splice.sh's gives no key
+        self.assertEqual(F.parse("r", "== guest-x (r; commit c, d, guest: g)\n"
+                                      "  ltp: tee01 pass 1 fail 0\n"), F.parse(
+            "r", "== guest-x (r; commit c, d, guest: g)\n"))
+
     def test_compare(self):
         f = figs()
         self.assertEqual(f["zsbench.stock.splice-1.1t"], "56299")
@@ -136,9 +153,13 @@ class Parse(unittest.TestCase):
         bad = RESULTS + ("== zsbench compare stock rfc\n"
                          "     56300 ±  4%    +459.1%     314760        "
                          "zsbench.splice-1.1t.ops_per_sec [devzero]\n")
+        first = RESULTS.splitlines().index(
+            next(x for x in RESULTS.splitlines() if "56299" in x)) + 1
+        last = len(bad.splitlines())
         with self.assertRaisesRegex(F.FiguresError,
-                                    r"results\.txt:50: zsbench\.stock\.splice-1\.1t"
-                                    r"\.ops_per_sec = 56300, but line 39 said 56299"):
+                                    r"results\.txt:%d: zsbench\.stock\.splice-1\.1t"
+                                    r"\.ops_per_sec = 56300, but line %d said 56299"
+                                    % (last, first)):
             F.parse("results.txt", bad)
 
     def test_times(self):

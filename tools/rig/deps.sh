@@ -44,7 +44,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 base_pkgs="build-essential bc kmod cpio xz-utils zstd qemu-system-x86
 	busybox-static stress-ng fio liburing-dev libkmod-dev libjson-c-dev pkg-config
 	gnuplot-nox trinity dkms sparse e2fsprogs iproute2 perl python3
-	debootstrap rsync pv libssl-dev python3-docutils"
+	debootstrap rsync pv libssl-dev python3-docutils autoconf automake"
 
 # What stands for each package where there is no dpkg to ask: a command,
 # a path, or pc=NAME (a pkg-config module).
@@ -56,6 +56,7 @@ declare -A probe=([build-essential]=gcc [bc]=bc [kmod]=modprobe [cpio]=cpio
 	[trinity]=trinity [dkms]=dkms [sparse]=sparse [e2fsprogs]=mke2fs
 	[iproute2]=ip [perl]=perl [python3]=python3 [debootstrap]=debootstrap
 	[rsync]=rsync [pv]=pv [libssl-dev]=pc=libssl [python3-docutils]=rst2man
+	[autoconf]=autoconf [automake]=automake
 	[linux-source-6.12]=/usr/src/linux-source-6.12)
 
 # missing_pkgs PKG...: the packages not installed (dpkg), or, without dpkg,
