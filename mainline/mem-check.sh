@@ -136,6 +136,9 @@ for p in $phases; do
 	case $p in guest|quick|icount|summary) ;; *) say "MEM_PHASES: $p is not guest, quick, icount or summary"; exit 2 ;; esac
 done
 has_phase() { [[ " $phases " == *" $1 "* ]]; }
+# reported PHASE: the summary and the verdict cover PHASE's logs: those of
+# this run's phases (MEM_PHASES=summary: every phase the directory holds).
+reported() { has_phase summary || has_phase "$1"; }
 say "$srcname; kernels: $kernels; phases: $phases"
 mkdir -p "$out"
 if [ -n "$tree" ]; then
@@ -466,6 +469,7 @@ fi
 # are left out.
 {
 	for phase in guest quick icount; do
+		reported "$phase" || continue
 		for k in $kernels; do
 			log=$out/$phase-$k/output.log
 			[ -f "$log" ] || continue
@@ -498,6 +502,7 @@ ltp_results() {
 # kernel; splice_int_max is expected to pass where the fix series is
 # applied, and to fail elsewhere (reported, not a failure).
 for phase in guest quick; do
+	reported "$phase" || continue
 	for k in $kernels; do
 		log=$out/$phase-$k/output.log
 		[ -f "$log" ] || continue
@@ -532,7 +537,7 @@ done
 
 # Every comparison the output directory holds, as for the icount ones
 # below (MEM_PHASES=summary rewrites the whole summary).
-for k in $kernels; do
+reported guest && [[ " $kernels " == *" stock "* ]] && for k in $kernels; do
 	if [ "$k" = stock ] || [ ! -f "$out/zsbench-stock.json" ] || [ ! -f "$out/zsbench-$k.json" ]; then
 		continue
 	fi
@@ -540,7 +545,7 @@ for k in $kernels; do
 	(cd "$out" && "$top/userspace/zsbench" compare zsbench-stock.json "zsbench-$k.json") |
 		tee -a "$out/summary.txt"
 done
-for k in $kernels; do
+reported icount && [[ " $kernels " == *" stock "* ]] && for k in $kernels; do
 	if [ "$k" = stock ] || [ ! -f "$out/icount-stock.json" ] || [ ! -f "$out/icount-$k.json" ]; then
 		continue
 	fi
