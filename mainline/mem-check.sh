@@ -566,7 +566,7 @@ fi
 mkdir -p "$(dirname "$results")"
 kbase=${KERNEL_BASE:-'@{upstream}'}
 {
-	echo "# make mem-check${tree:+ KERNEL_TREE=... KERNEL_BASE=$kbase} MEM_KERNELS=\"$kernels\" MEM_PHASES=\"$phases\"${MEM_LKP_TIME:+ MEM_LKP_TIME=$MEM_LKP_TIME}"
+	echo "# make mem-check${tree:+ KERNEL_TREE=... KERNEL_BASE=$kbase} MEM_KERNELS=\"$kernels\" MEM_PHASES=\"$phases\"${MEM_QUICK_TESTS:+ MEM_QUICK_TESTS=\"$MEM_QUICK_TESTS\"}${MEM_LKP_TIME:+ MEM_LKP_TIME=$MEM_LKP_TIME}"
 	[ -z "$tree" ] || echo "# KERNEL_TREE: HEAD $(git -C "$tree" rev-parse HEAD)$(git -C "$tree" diff --quiet HEAD 2>/dev/null || echo ' + changes not committed'), base $base"
 	echo "# $srcname; summary written at commit $commit, $(date -u +%FT%TZ);" \
 		"each section names the commit of its boot"
