@@ -6,10 +6,10 @@
  *
  * Fills the first MIB MiB of DEVICE with 0xa5 (O_DIRECT writes), zeroes
  * them with ioctl(BLKZEROOUT), reads them back with O_DIRECT and checks
- * that every byte is 0.  On a device without REQ_OP_WRITE_ZEROES (a loop
- * device over tmpfs) blkdev_issue_zeroout() falls back to
- * __blkdev_issue_zero_pages(), which writes largest_zero_folio(): the
- * huge zero folio once the RFC's knob made it persistent.  Prints one line:
+ * that every byte is 0.  On a device without REQ_OP_WRITE_ZEROES
+ * blkdev_issue_zeroout() falls back to __blkdev_issue_zero_pages(), which
+ * writes largest_zero_folio(): the huge zero folio once the RFC's knob made
+ * it persistent.  Prints one line:
  *
  *   zeroout: DEVICE MIB MiB zeroed, ok
  *

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# BLKZEROOUT through largest_zero_folio(): a loop device over a 64 MiB file
-# in the guest's RAM file system has no REQ_OP_WRITE_ZEROES
-# (write_zeroes_max_bytes 0), so blkdev_issue_zeroout() writes zero folios
-# (__blkdev_issue_zero_pages()).  zeroout (mainline/zeroout.c) fills the
-# range, zeroes it and checks it reads back as zeroes.  Prints
+# BLKZEROOUT on a loop device over a 64 MiB file in the guest's RAM file
+# system.  Where the device has no REQ_OP_WRITE_ZEROES (write_zeroes_max_bytes
+# 0), blkdev_issue_zeroout() writes zero folios (__blkdev_issue_zero_pages(),
+# largest_zero_folio()); where it has, the loop driver zeroes the file.  The
+# line below says which the device offered.  zeroout (mainline/zeroout.c)
+# fills the range, zeroes it and checks it reads back as zeroes.  Prints
 #   zeroout: write_zeroes_max_bytes N, thp_zero_page_alloc A -> B
 # and zeroout's own line; exit status zeroout's (1 when the loop device
 # cannot be set up).
