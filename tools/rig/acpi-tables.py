@@ -1,20 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""ACPI tables for run.sh --possible (see acpi_cpio() there):
+"""Usage: acpi-tables.py PRESENT POSSIBLE FACP OUTDIR
 
-  acpi-tables.py PRESENT POSSIBLE FACP OUTDIR
-
+ACPI tables for run.sh --possible (see acpi_cpio() there):
 writes OUTDIR/FACP.aml (the probe boot's FACP raised to ACPI 6.3) and
 the MADT that makes POSSIBLE CPUs known, PRESENT of them online, for the
 guest kernel to load from its initramfs (kernel/firmware/acpi/)."""
 import struct, sys
 
-if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
-    print("Usage: " + __doc__.split("\n\n")[1].strip())
-    print()
-    print(__doc__.split("\n\n", 1)[0])
-    print(__doc__.split("\n\n", 2)[2])
-    sys.exit(0)
+if sys.argv[1:2] in (["-h"], ["--help"]):
+    sys.exit(print(__doc__))
 present, possible, facp, outdir = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 
 def finish(t):

@@ -1,20 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The perf gate's verdict (tools/rig/perf-gate.sh runs it):
+"""Usage: perf-gate.py KVER BASELINE UPDATE REV JSON...
 
-  perf-gate.py KVER BASELINE UPDATE REV JSON...
-
+The perf gate's verdict (tools/rig/perf-gate.sh runs it):
 compares the instruction counts of the -icount run (zsbench JSON files)
 with the baseline file of the kernel's line, or with UPDATE=1 rewrites
 the baseline; REV names the driver commit measured."""
 import json, os, statistics, sys, time
 
-if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
-    print("Usage: " + __doc__.split("\n\n")[1].strip())
-    print()
-    print(__doc__.split("\n\n", 1)[0])
-    print(__doc__.split("\n\n", 2)[2])
-    sys.exit(0)
+if sys.argv[1:2] in (["-h"], ["--help"]):
+    sys.exit(print(__doc__))
 
 kver, bfile, update, rev = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4]
 recs = {}
