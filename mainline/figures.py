@@ -68,8 +68,8 @@ v3+huge-zero-folio, rfc, ...), W a zsbench workload (splice-1M, ...):
   zeroout.K (ok), zeroout.K.mib
                       "  zeroout: DEV N MiB zeroed, ok" (BLKZEROOUT
                       checked, mainline/guest/zeroout.sh);
-  zeroout.K.write_zeroes_max_bytes, .thp_zero_page_alloc.before, .after
-                      "  zeroout: write_zeroes_max_bytes N,
+  zeroout.K.write_zeroes_max_bytes (.after), .thp_zero_page_alloc.before, .after
+                      "  zeroout: write_zeroes_max_bytes N [-> M],
                       thp_zero_page_alloc A -> B"
   ltp.K.TEST.pass (.fail .brok .conf .warn), ltp.K.TEST.exit
                       "  ltp: TEST pass P fail F brok B conf C warn W
@@ -197,7 +197,7 @@ SETUP_RE = re.compile(r"^\s+setup: persistent_huge_zero_folio (\d+), "
                       r"thp_zero_page_alloc (\d+) -> (\d+)\s*$")
 SETUP0_RE = re.compile(r"^\s+setup: writing 0 after pinning (refused|was accepted)\s*$")
 ZEROOUT_RE = re.compile(r"^\s+zeroout: \S+ (\d+) MiB zeroed, (ok)\s*$")
-ZEROOUT_ENV_RE = re.compile(r"^\s+zeroout: write_zeroes_max_bytes (\d+), "
+ZEROOUT_ENV_RE = re.compile(r"^\s+zeroout: write_zeroes_max_bytes (\d+)(?: -> (\d+))?, "
                             r"thp_zero_page_alloc (\d+) -> (\d+)\s*$")
 LTP_RE = re.compile(r"^\s+ltp: (\S+) pass (\d+) fail (\d+) brok (\d+) conf (\d+) "
                     r"warn (\d+) exit (\d+)\s*$")
@@ -361,8 +361,10 @@ def parse(path, text=None):
         m = ZEROOUT_ENV_RE.match(line)
         if m:
             figs.put("%szeroout.%s.write_zeroes_max_bytes" % (pre, k), m.group(1), n)
-            figs.put("%szeroout.%s.thp_zero_page_alloc.before" % (pre, k), m.group(2), n)
-            figs.put("%szeroout.%s.thp_zero_page_alloc.after" % (pre, k), m.group(3), n)
+            if m.group(2) is not None:
+                figs.put("%szeroout.%s.write_zeroes_max_bytes.after" % (pre, k), m.group(2), n)
+            figs.put("%szeroout.%s.thp_zero_page_alloc.before" % (pre, k), m.group(3), n)
+            figs.put("%szeroout.%s.thp_zero_page_alloc.after" % (pre, k), m.group(4), n)
             continue
         m = LTP_RE.match(line)
         if m:

@@ -162,6 +162,15 @@ class Parse(unittest.TestCase):
                                     % (last, first)):
             F.parse("results.txt", bad)
 
+    def test_zeroout_after(self):
+        f = F.parse("results.txt", (
+            "== quick-rfc (7.3.4-zs7c834cc9; commit abc1234, 2026-12-07T02:02:13Z, guest: x)\n"
+            "  zeroout: write_zeroes_max_bytes 4294966784 -> 0, thp_zero_page_alloc 1 -> 1\n"))
+        self.assertEqual(f["quick.zeroout.rfc.write_zeroes_max_bytes"], "4294966784")
+        self.assertEqual(f["quick.zeroout.rfc.write_zeroes_max_bytes.after"], "0")
+        self.assertEqual(f["quick.zeroout.rfc.thp_zero_page_alloc.before"], "1")
+        self.assertEqual(f["quick.zeroout.rfc.thp_zero_page_alloc.after"], "1")
+
     def test_times(self):
         f = F.parse("results.txt", (
             "# make mem-check MEM_KERNELS=\"stock\" MEM_PHASES=\"guest icount\"\n"
