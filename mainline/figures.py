@@ -206,6 +206,30 @@ ROW_RE = re.compile(r"^\s*([\d.e+-]+)\s+(?:±\s*(\d+)%\s+)?([+-][\d.e+]+)%\s+"
                     r"(\w+)\.(\S+)\.(\d+t)\.(\w+) \[(\S+)\]\s*$")
 
 
+# Lines whose groups are figures of their own, in group order: key
+# PRE AREA.K.NAME (AREA.K where NAME is ""); a group that did not match
+# (None) gives no key.
+SIMPLE = (
+    (SETUP_RE, "setup", ("knob", "thp_zero_page_alloc.before", "thp_zero_page_alloc.after")),
+    (SETUP0_RE, "setup", ("write0",)),
+    (ZEROOUT_RE, "zeroout", ("mib", "")),
+    (ZEROOUT_ENV_RE, "zeroout", ("write_zeroes_max_bytes", "write_zeroes_max_bytes.after",
+                                 "thp_zero_page_alloc.before", "thp_zero_page_alloc.after")),
+)
+
+
+def _simple(figs, line, n, pre, k):
+    """Put the figures of LINE if it is one of SIMPLE's; True if it was."""
+    for rx, area, names in SIMPLE:
+        m = rx.match(line)
+        if m:
+            for name, val in zip(names, m.groups()):
+                if val is not None:
+                    figs.put("%s%s.%s%s" % (pre, area, k, "." + name if name else ""), val, n)
+            return True
+    return False
+
+
 def parse(path, text=None):
     """The figures of results file PATH: {key: value string}."""
     if text is None:
@@ -343,28 +367,7 @@ def parse(path, text=None):
         if m:
             figs.put("%sksplice.%s.%s" % (pre, k, m.group(1)), m.group(2), n)
             continue
-        m = SETUP_RE.match(line)
-        if m:
-            figs.put("%ssetup.%s.knob" % (pre, k), m.group(1), n)
-            figs.put("%ssetup.%s.thp_zero_page_alloc.before" % (pre, k), m.group(2), n)
-            figs.put("%ssetup.%s.thp_zero_page_alloc.after" % (pre, k), m.group(3), n)
-            continue
-        m = SETUP0_RE.match(line)
-        if m:
-            figs.put("%ssetup.%s.write0" % (pre, k), m.group(1), n)
-            continue
-        m = ZEROOUT_RE.match(line)
-        if m:
-            figs.put("%szeroout.%s.mib" % (pre, k), m.group(1), n)
-            figs.put("%szeroout.%s" % (pre, k), m.group(2), n)
-            continue
-        m = ZEROOUT_ENV_RE.match(line)
-        if m:
-            figs.put("%szeroout.%s.write_zeroes_max_bytes" % (pre, k), m.group(1), n)
-            if m.group(2) is not None:
-                figs.put("%szeroout.%s.write_zeroes_max_bytes.after" % (pre, k), m.group(2), n)
-            figs.put("%szeroout.%s.thp_zero_page_alloc.before" % (pre, k), m.group(3), n)
-            figs.put("%szeroout.%s.thp_zero_page_alloc.after" % (pre, k), m.group(4), n)
+        if _simple(figs, line, n, pre, k):
             continue
         m = LTP_RE.match(line)
         if m:
