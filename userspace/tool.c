@@ -52,6 +52,28 @@ char *zsb_last_line(char *buf)
 	return nl ? nl + 1 : buf;
 }
 
+pid_t zsb_spawn(char *const argv[], int in, int out, int err,
+		int (*setup)(void *), void *arg)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setpgid(0, 0);
+		zsb_signals_default();
+		if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) ||
+		    (err >= 0 && dup2(err, 2) < 0))
+			_exit(126);
+		if (setup && setup(arg))
+			_exit(126);
+		execvp(argv[0], argv);
+		fprintf(stderr, "zsbench: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid > 0)
+		setpgid(pid, pid);
+	return pid;
+}
+
 int zsb_tool_run(char *const argv[], int (*child_setup)(void *), void *arg,
 		 double timeout, char **out)
 {
@@ -73,23 +95,11 @@ int zsb_tool_run_probe(char *const argv[], int (*child_setup)(void *), void *arg
 		free(buf);
 		return -1;
 	}
-	pid = fork();
+	pid = zsb_spawn(argv, -1, p[1], p[1], child_setup, arg);
 	if (pid < 0) {
 		free(buf);
 		return -1;
 	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		zsb_signals_default();
-		if (child_setup && child_setup(arg))
-			_exit(126);
-		execvp(argv[0], argv);
-		fprintf(stderr, "zsbench: exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
 	close(p[1]);
 	for (;;) {
 		double now = zsb_now(), left;

@@ -94,7 +94,8 @@ int zsb_program_bin(const struct zsb_program *p, const struct zsb_opts *o, char 
 		from = "--uutils";
 	}
 	if (given && *given) {
-		snprintf(path, len, "%s", given);
+		/* a name without a slash is a file here, not one to look up in PATH */
+		snprintf(path, len, "%s%s", strchr(given, '/') ? "" : "./", given);
 		if (access(path, X_OK)) {
 			snprintf(why, wl, "%s=%s: %s", from, given, strerror(errno));
 			return -1;
@@ -175,34 +176,23 @@ static int drain(int in, int null, uint64_t want, uint64_t t0, struct zsb_prog_r
 int zsb_program_once(char *const argv[], uint64_t want, struct zsb_prog_run *r)
 {
 	int p[2], null = open("/dev/null", O_WRONLY | O_CLOEXEC), err, status = 0, e;
+	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	uint64_t t0;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
 	err = memfd_create("zsbench-program-stderr", MFD_CLOEXEC);
-	if (null < 0 || err < 0 || pipe2(p, O_CLOEXEC)) {
+	if (null < 0 || in < 0 || err < 0 || pipe2(p, O_CLOEXEC)) {
 		e = -errno;
 		goto out;
 	}
 	t0 = zsb_ns();
-	pid = fork();
+	pid = zsb_spawn(argv, in, p[1], err, NULL, NULL);
 	if (pid < 0) {
 		e = -errno;
 		zsb_close_fds(p, 2);
 		goto out;
 	}
-	if (pid == 0) {
-		int in = open("/dev/null", O_RDONLY);
-
-		setpgid(0, 0);
-		zsb_signals_default();
-		if (in < 0 || dup2(in, 0) < 0 || dup2(p[1], 1) < 0 || dup2(err, 2) < 0)
-			_exit(126);
-		execv(argv[0], argv);
-		fprintf(stderr, "zsbench: exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
 	close(p[1]);
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	e = drain(p[0], null, want, t0, r);
@@ -218,6 +208,8 @@ int zsb_program_once(char *const argv[], uint64_t want, struct zsb_prog_run *r)
 		e = -EPIPE;
 	}
 out:
+	if (in >= 0)
+		close(in);
 	if (null >= 0)
 		close(null);
 	if (err >= 0)
