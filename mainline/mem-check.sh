@@ -65,8 +65,8 @@
 # MEM_LKP_STRESSNG (default /var/cache/zsplice/stress-ng/V0.17.00/stress-ng
 # when it exists, else the installed stress-ng, bookworm's 0.15.06, whose
 # splice stressor has the same undrained 1-byte splice; "none" skips),
-# MEM_LKP_TIME (60), ZSVM_TIMEOUT (default 3600); ZS_LTP_SRC, an LTP
-# source tree or git directory instead of downloading LTP's release
+# MEM_LKP_TIME (60), ZSVM_TIMEOUT (default 3600), ZS_LTP_SRC (an LTP
+# source tree or git directory instead of downloading LTP's release) and
 # ZS_LTP_VERSION (mainline/sources.sh: zs_ltp; when LTP cannot be had,
 # its tests are not run and mem-check says why).
 #
@@ -192,6 +192,8 @@ guest_setup() {
 # ------------------------------------------------------------- kernels
 declare -A kdir has_fix has_zero
 int_max_src=tools/testing/selftests/splice/splice_int_max.c
+# a mem.c line that makes /dev/zero splice by reference
+zero_re='splice_read.*= zero_splice_read'
 t_builds=$SECONDS
 for k in $kernels; do
 	guest_setup "$k" >/dev/null || exit 2
@@ -207,7 +209,7 @@ for k in $kernels; do
 	if [ -n "$tree" ] && [ "${k%%@*}" = tree ]; then
 		# the tree's own source says: its mem.c, its splice_int_max
 		has_zero[$k]=0
-		grep -q 'splice_read.*= zero_splice_read' "$tree/drivers/char/mem.c" && has_zero[$k]=1
+		grep -q "$zero_re" "$tree/drivers/char/mem.c" && has_zero[$k]=1
 		has_fix[$k]=0
 		[ -f "$tree/$int_max_src" ] && has_fix[$k]=1
 		continue
@@ -218,9 +220,9 @@ for k in $kernels; do
 	[ -n "$tree" ] && [ -f "$src/$int_max_src" ] && has_fix[$k]=1
 	# /dev/zero splices by reference where a series makes mem.c use zero_splice_read()
 	has_zero[$k]=0
-	[ -n "$tree" ] && grep -q 'splice_read.*= zero_splice_read' "$src/drivers/char/mem.c" && has_zero[$k]=1
+	[ -n "$tree" ] && grep -q "$zero_re" "$src/drivers/char/mem.c" && has_zero[$k]=1
 	for a in "${args[@]}"; do
-		[ -d "$a" ] && cat "$a"/*.patch 2>/dev/null | grep -q '^+.*splice_read.*= zero_splice_read' &&
+		[ -d "$a" ] && cat "$a"/*.patch 2>/dev/null | grep -q "^+.*$zero_re" &&
 			has_zero[$k]=1
 	done
 done
